@@ -1,0 +1,6 @@
+import { notFoundRoute } from "@/lib/api/route";
+
+// Every other path under /v1 is a JSON 404, never Next's HTML page.
+export const dynamic = "force-dynamic";
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = notFoundRoute();

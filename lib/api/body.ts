@@ -1,0 +1,48 @@
+import { ApiError } from "@/lib/api/errors";
+import { parseJson } from "@/lib/api/json";
+
+export const BODY_LIMIT_BYTES = 16 * 1024;
+
+/** application/json, or any application/*+json, whatever its parameters. */
+function isJsonMediaType(contentType: string | null): boolean {
+  const essence = contentType?.split(";", 1)[0].trim().toLowerCase() ?? "";
+  return essence === "application/json" || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(essence);
+}
+
+/**
+ * Reads a JSON request body of at most 16 KiB. A declared length over the limit is refused before any
+ * of the body is read, and an undeclared one as soon as the limit is passed.
+ */
+export async function readJsonBody(request: Request): Promise<unknown> {
+  if (!isJsonMediaType(request.headers.get("content-type"))) throw new ApiError("unsupported_media_type");
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > BODY_LIMIT_BYTES) throw new ApiError("payload_too_large");
+
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      size += chunk.value.byteLength;
+      if (size > BODY_LIMIT_BYTES) {
+        await reader.cancel().catch(() => {});
+        throw new ApiError("payload_too_large");
+      }
+      chunks.push(chunk.value);
+    }
+  }
+  if (size === 0) throw new ApiError("invalid_json", { message: "The request body is empty; send a JSON object." });
+
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new ApiError("invalid_json", { message: "The request body is not valid UTF-8." });
+  }
+  try {
+    return parseJson(text);
+  } catch (error) {
+    const reason = error instanceof RangeError ? "it is nested too deeply" : error instanceof Error ? error.message : "it cannot be parsed";
+    throw new ApiError("invalid_json", { message: `The request body is not valid JSON: ${reason}.` });
+  }
+}

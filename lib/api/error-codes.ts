@@ -1,0 +1,18 @@
+// The catalogue of the API's error codes: code → HTTP status → default message. Every error the /v1
+// API answers comes from here; nothing else invents a code. The OpenAPI document lists these.
+
+export const errorCodes = {
+  invalid_body: { status: 400, message: "The request body is invalid." },
+  invalid_json: { status: 400, message: "The request body is not valid JSON." },
+  invalid_query: { status: 400, message: "The query string is invalid." },
+  invalid_path: { status: 400, message: "The path is invalid." },
+  unauthorized: { status: 401, message: "A valid API key is required: send Authorization: Bearer <key>." },
+  not_found: { status: 404, message: "Nothing exists at this path." },
+  method_not_allowed: { status: 405, message: "This method is not supported on this path." },
+  payload_too_large: { status: 413, message: "The request body is larger than 16 KiB." },
+  unsupported_media_type: { status: 415, message: "The request body must be sent as Content-Type: application/json." },
+  internal: { status: 500, message: "Something went wrong on our side; the request id identifies it." },
+  service_unavailable: { status: 503, message: "The service cannot reach its database right now; retry shortly." },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof errorCodes;

@@ -1,0 +1,61 @@
+import path from "node:path";
+import { z } from "zod";
+
+// Configuration comes from environment variables only, validated once; a bad value stops the
+// process with one line naming the variable (see ConfigError and its use in the entry points).
+
+const baseUrl = z
+  .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+  .refine((url) => url.replace(/\/+$/, "").endsWith("/v1"), "must end in the path segment /v1")
+  .transform((url) => url.replace(/\/+$/, ""));
+
+const envSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .default("file:./data/animal-store.db")
+    .refine(
+      (url) => /^(file:|postgres(ql)?:\/\/)/.test(url),
+      "must start with file: (SQLite) or postgres:// / postgresql:// (PostgreSQL)",
+    ),
+  PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).default(3000),
+  HOST: z.string().trim().min(1).default("127.0.0.1"),
+  API_PRODUCTION_URL: baseUrl.default("https://api.animal-store.example/v1"),
+  API_STAGING_URL: baseUrl.default("https://staging-api.animal-store.example/v1"),
+});
+
+export type DatabaseConfig =
+  | { provider: "sqlite"; url: string; file: string }
+  | { provider: "postgresql"; url: string };
+
+export type Config = Omit<z.infer<typeof envSchema>, "DATABASE_URL"> & { database: DatabaseConfig };
+
+export class ConfigError extends Error {}
+
+/** Reads the environment; throws ConfigError with a one-line message naming the first bad variable. */
+export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // An empty variable means "not set", as in most twelve-factor apps.
+  const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue.path[0] ?? "environment");
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got ${JSON.stringify(env[name] ?? "")})`);
+  }
+  const { DATABASE_URL, ...rest } = parsed.data;
+  return { ...rest, database: databaseConfig(DATABASE_URL) };
+}
+
+export function databaseConfig(url: string): DatabaseConfig {
+  if (!url.startsWith("file:")) return { provider: "postgresql", url };
+  const file = path.resolve(url.slice("file:".length));
+  return { provider: "sqlite", url: `file:${file}`, file };
+}
+
+let cached: Config | undefined;
+
+/** The process's configuration, read on first use. */
+export function config(): Config {
+  cached ??= readConfig();
+  return cached;
+}

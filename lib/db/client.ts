@@ -1,0 +1,33 @@
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { config, type DatabaseConfig } from "@/lib/config";
+import { PrismaClient as PostgresClient } from "@/lib/generated/postgresql/client";
+import { PrismaClient as SqliteClient } from "@/lib/generated/sqlite/client";
+
+// Both generated clients share one model file, so their model types are interchangeable; the
+// SQLite client's type stands for both. Provider-only query arguments must be tested on both.
+export type Database = SqliteClient;
+
+/** A new client for the given database; most code wants `db()`, the one client of the process. */
+export function createDatabase(database: DatabaseConfig): Database {
+  if (database.provider === "sqlite") {
+    // better-sqlite3's `timeout` is SQLite's busy timeout: the key tool and the server share the file.
+    return new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: database.file, timeout: 5000 }) });
+  }
+  const adapter = new PrismaPg({
+    connectionString: database.url,
+    max: 10,
+    connectionTimeoutMillis: 5000,
+    idleTimeoutMillis: 30_000,
+  });
+  return new PostgresClient({ adapter }) as unknown as Database;
+}
+
+// One client per process, kept on globalThis so that every module graph of the process (Next's
+// bundles, the custom server, dev-mode reloads) shares it instead of opening another pool.
+const holder = globalThis as typeof globalThis & { __animalStoreDb?: Database };
+
+export function db(): Database {
+  holder.__animalStoreDb ??= createDatabase(config().database);
+  return holder.__animalStoreDb;
+}

@@ -1,0 +1,26 @@
+// Which database failures mean "the database cannot be reached right now" (answered 503, worth a
+// retry) rather than a bug (answered 500).
+
+const unavailableCodes = new Set([
+  "P1001", // can't reach database server
+  "P1002", // database server timed out
+  "P1008", // operation timed out
+  "P1017", // server closed the connection
+  "P2024", // timed out fetching a connection from the pool
+]);
+
+const unavailableKinds = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections", "DatabaseDoesNotExist"]);
+
+const unavailableSystemCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "SQLITE_BUSY", "57P01", "57P02", "57P03", "53300"]);
+
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let current = error, depth = 0; current && typeof current === "object" && depth < 5; depth++) {
+    const { code, kind, name, message, cause } = current as { code?: unknown; kind?: unknown; name?: unknown; message?: unknown; cause?: unknown };
+    if (typeof code === "string" && (unavailableCodes.has(code) || unavailableSystemCodes.has(code))) return true;
+    if (typeof kind === "string" && unavailableKinds.has(kind)) return true;
+    if (name === "PrismaClientInitializationError") return true;
+    if (typeof message === "string" && /ECONNREFUSED|Connection terminated|connection timeout|database is locked/i.test(message)) return true;
+    current = cause;
+  }
+  return false;
+}

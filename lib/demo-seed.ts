@@ -1,0 +1,38 @@
+import type { Database } from "@/lib/db/client";
+import type { PetStatus } from "@/lib/schemas/pet";
+
+// A believable demo catalogue for an empty database: a few dozen pets across several categories and
+// all three statuses. Category ids: 1 dogs, 2 cats, 3 birds, 4 fish, 5 reptiles, 6 small mammals.
+
+const names: Record<number, string[]> = {
+  1: ["Biscuit", "Luna", "Max", "Pepper", "Rocky", "Daisy", "Scout", "Maple"],
+  2: ["Mittens", "Oliver", "Cleo", "Tiger", "Smokey", "Nala", "Jasper"],
+  3: ["Kiwi", "Sunny", "Pip", "Mango", "Echo"],
+  4: ["Bubbles", "Nemo", "Goldie", "Finn", "Coral"],
+  5: ["Spike", "Iggy", "Shelly", "Rex"],
+  6: ["Hazel", "Peanut", "Clover", "Thumper", "Nibbles"],
+};
+const statuses: PetStatus[] = ["available", "available", "pending", "available", "sold"];
+
+export function demoPets(): { name: string; categoryId: bigint; status: PetStatus }[] {
+  const pets = Object.entries(names).flatMap(([categoryId, list]) =>
+    list.map((name) => ({ name, categoryId: BigInt(categoryId) })),
+  );
+  // Interleave categories so the first page already shows variety.
+  pets.sort((a, b) => a.name.localeCompare(b.name));
+  return pets.map((pet, index) => ({ ...pet, status: statuses[index % statuses.length] }));
+}
+
+/**
+ * Adds the demo catalogue when the database has no pets; returns how many were added. Instances that
+ * start together cannot both seed: the check and the insert run under the database's write lock.
+ */
+export async function seedDemoCatalogue(database: Database, provider: "sqlite" | "postgresql"): Promise<number> {
+  return database.$transaction(async (tx) => {
+    if (provider === "postgresql") await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock(727073690)");
+    else await tx.$executeRawUnsafe("UPDATE pets SET id = id WHERE 0"); // takes SQLite's write lock now, not at the insert
+    if ((await tx.pet.count()) > 0) return 0;
+    const { count } = await tx.pet.createMany({ data: demoPets() });
+    return count;
+  });
+}

@@ -1,0 +1,92 @@
+import { z } from "zod";
+
+// The pet resource's one set of rules. The /v1 handlers validate with these, the admin form validates
+// with these (so its messages are the API's), lib/openapi.ts documents them, and the types come from them.
+
+export const petStatuses = ["available", "pending", "sold"] as const;
+export const petStatusSchema = z
+  .enum(petStatuses, { error: `must be one of ${petStatuses.join(", ")}` })
+  .meta({ id: "PetStatus", description: "Availability of a pet." });
+export type PetStatus = z.infer<typeof petStatusSchema>;
+
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
+export const NAME_MAX_LENGTH = 200;
+
+/**
+ * A JSON integer anywhere in the int64 range. Request bodies are parsed so that integer literals arrive
+ * as bigint (lib/api/json.ts); a number here is a literal such as 1e3 that JSON.parse would also read,
+ * accepted only when it is an exact integer.
+ */
+export function int64Schema(label: string) {
+  return z
+    .preprocess(
+      (value) => (typeof value === "number" && Number.isSafeInteger(value) ? BigInt(value) : value),
+      z
+        .bigint({ error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be an integer`) })
+        .min(INT64_MIN, `${label} must be at least ${INT64_MIN}`)
+        .max(INT64_MAX, `${label} must be at most ${INT64_MAX}`),
+    )
+    .meta({ type: "integer", format: "int64" });
+}
+
+export const petNameSchema = z
+  .string({ error: (issue) => (issue.input === undefined ? "name is required" : "name must be a string") })
+  .refine((name) => name.trim().length > 0, "name must not be empty")
+  .refine((name) => [...name].length <= NAME_MAX_LENGTH, `name must be at most ${NAME_MAX_LENGTH} characters`)
+  // Lone surrogates cannot be stored as UTF-8, and control characters have no place in a name.
+  .refine((name) => name.isWellFormed() && !/[\u0000-\u001f\u007f]/.test(name), "name must be text without control characters")
+  .meta({ description: `The pet's name: 1 to ${NAME_MAX_LENGTH} characters, not blank.`, examples: ["Rex"] });
+
+export const newPetSchema = z
+  .strictObject(
+    {
+      name: petNameSchema,
+      categoryId: int64Schema("categoryId").meta({ description: "Identifier of the category the pet belongs to.", examples: [1] }),
+      status: petStatusSchema.optional(),
+    },
+    { error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "the body must be a JSON object") },
+  )
+  .meta({ id: "NewPet", description: "A pet to add. Members other than these are refused." });
+export type NewPet = z.infer<typeof newPetSchema>;
+
+/** A pet as the API returns it. `status` is absent, never null, when the pet has none. */
+export type Pet = { id: bigint; name: string; categoryId: bigint; status?: PetStatus };
+
+export const petSchema = z
+  .object({
+    id: int64Schema("id").meta({ description: "Assigned by the service when the pet is added.", examples: [1] }),
+    name: z.string(),
+    categoryId: int64Schema("categoryId"),
+    status: petStatusSchema.optional(),
+  })
+  .meta({ id: "Pet", description: "A pet in the catalogue." });
+
+export const LIST_LIMIT_DEFAULT = 20;
+export const LIST_LIMIT_MAX = 100;
+
+export const listPetsQuerySchema = z.strictObject(
+  {
+    limit: z
+      .string()
+      .regex(/^[0-9]+$/, `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`)
+      .pipe(z.coerce.number<string>().int().min(1, `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`).max(LIST_LIMIT_MAX, `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`))
+      .default(LIST_LIMIT_DEFAULT)
+      .meta({ description: "Maximum number of pets returned." }),
+    status: petStatusSchema.optional().meta({ description: "Only pets with this status." }),
+    cursor: z
+      .string()
+      .min(1, "cursor must not be empty")
+      .optional()
+      .meta({ description: "Opaque position from a previous page's Link rel=\"next\"; start from the first page without it." }),
+  },
+  { error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "invalid query") },
+);
+export type ListPetsQuery = z.infer<typeof listPetsQuerySchema>;
+
+export const petIdSchema = z
+  .string()
+  .regex(/^[1-9][0-9]{0,18}$/, "petId must be a positive integer")
+  .transform((digits) => BigInt(digits))
+  .refine((id) => id <= INT64_MAX, "petId must be at most 9223372036854775807")
+  .meta({ type: "integer", format: "int64", minimum: 1, description: "Identifier of the pet." });

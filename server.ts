@@ -1,0 +1,82 @@
+// The production server: validates configuration, migrates, seeds an empty database, then serves on
+// HOST:PORT. Requests under /v1 go straight to the route modules (lib/api/v1-router.ts); everything
+// else goes to Next. `npm start` runs it after building if needed; the tests run it directly.
+import http from "node:http";
+import { getRequestListener } from "@hono/node-server";
+import next from "next";
+import { ApiError } from "@/lib/api/errors";
+import { errorResponse } from "@/lib/api/route";
+import { dispatchV1 } from "@/lib/api/v1-router";
+import { config, ConfigError } from "@/lib/config";
+import { db } from "@/lib/db/client";
+import { migrate } from "@/lib/db/migrate";
+import { seedDemoCatalogue } from "@/lib/demo-seed";
+import { log } from "@/lib/log";
+
+const SHUTDOWN_GRACE_MS = 8000;
+
+function isV1(url: string | undefined): boolean {
+  return url === "/v1" || /^\/v1[/?]/.test(url ?? "");
+}
+
+async function main(): Promise<void> {
+  const settings = config();
+  const { database } = settings;
+  const applied = await migrate(database);
+  if (applied.length) log("info", "migrations applied", { migrations: applied });
+
+  if (process.env.DEMO_SEED !== "off") {
+    const seeded = await seedDemoCatalogue(db(), database.provider);
+    if (seeded) log("info", "demo catalogue seeded", { pets: seeded });
+  }
+  if ((await db().apiKey.count({ where: { revokedAt: null } })) === 0) {
+    console.log("No API key exists yet. Create one with:  npm run key -- create <name>");
+  }
+
+  const app = next({ dev: false, dir: process.cwd(), hostname: settings.HOST, port: settings.PORT });
+  await app.prepare();
+  const handleNext = app.getRequestHandler();
+  const handleV1 = getRequestListener(dispatchV1, {
+    overrideGlobalObjects: false, // Next shares this process and expects the standard Request/Response
+    // A request too malformed to become a Request (bad Host, bad absolute target) still gets an Error body.
+    errorHandler: () => {
+      const response = errorResponse(new ApiError("invalid_path", { message: "The request target or Host header is malformed." }));
+      response.headers.set("X-Request-Id", crypto.randomUUID());
+      return response;
+    },
+  });
+
+  const server = http.createServer((request, response) => {
+    const handling = isV1(request.url) ? handleV1(request, response) : handleNext(request, response);
+    Promise.resolve(handling).catch((error: unknown) => {
+      log("error", "unhandled request error", { path: request.url, error: String(error) });
+      if (!response.headersSent) response.writeHead(500).end();
+    });
+  });
+
+  server.listen(settings.PORT, settings.HOST, () => {
+    const address = server.address();
+    const port = typeof address === "object" && address ? address.port : settings.PORT;
+    const host = settings.HOST.includes(":") ? `[${settings.HOST}]` : settings.HOST;
+    const where = database.provider === "sqlite" ? database.file : "PostgreSQL";
+    console.log(`Animal Store listening on http://${host}:${port} (database: ${where})`);
+  });
+
+  // Finish the requests in flight, refuse new connections, and exit within the grace period.
+  const shutdown = (signal: string) => {
+    log("info", "shutting down", { signal });
+    server.close(() => {
+      void db().$disconnect().finally(() => process.exit(0));
+    });
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref();
+  };
+  process.once("SIGTERM", () => shutdown("SIGTERM"));
+  process.once("SIGINT", () => shutdown("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) console.error(error.message);
+  else console.error(`Could not start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
