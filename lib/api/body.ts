@@ -24,10 +24,8 @@ export async function readJsonBody(request: Request): Promise<unknown> {
     const reader = request.body.getReader();
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
       size += chunk.value.byteLength;
-      if (size > BODY_LIMIT_BYTES) {
-        await reader.cancel().catch(() => {});
-        throw new ApiError("payload_too_large");
-      }
+      // The rest is left unread: the HTTP layer drains a little of it after answering, then closes.
+      if (size > BODY_LIMIT_BYTES) throw new ApiError("payload_too_large");
       chunks.push(chunk.value);
     }
   }

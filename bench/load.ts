@@ -1,0 +1,86 @@
+// The load generator of the benchmark, run as its own process by bench/run.ts so that it never shares
+// the event loop of the process that measures: `node --import tsx bench/load.ts '<LoadSpec JSON>'`.
+// It runs autocannon (a warm-up, then the measured run) and prints one JSON line: a LoadResult.
+import { createRequire } from "node:module";
+import type { EventEmitter } from "node:events";
+
+export type LoadSpec = {
+  url: string; // origin, e.g. http://127.0.0.1:4000
+  paths: string[]; // cycled through, one a request
+  method?: "GET" | "POST";
+  body?: string;
+  headers?: Record<string, string>;
+  connections: number;
+  duration: number; // seconds
+  warmup: number; // seconds, not measured; 0 for none
+};
+
+export type LoadResult = {
+  requests: number; // 2xx responses in the measured run
+  seconds: number;
+  rps: number;
+  p50: number; // latency in ms, exact (autocannon's own histogram has 1 ms resolution)
+  p99: number;
+  mean: number;
+  failures: number; // non-2xx responses, errors and timeouts
+};
+
+// autocannon ships no types; this is the part of its API used here.
+type AutocannonOptions = {
+  url: string;
+  connections: number;
+  duration: number;
+  method?: string;
+  body?: string;
+  headers?: Record<string, string>;
+  requests?: { setupRequest: (request: { path: string }) => { path: string } }[];
+};
+type AutocannonResult = { duration: number; non2xx: number; errors: number; timeouts: number };
+type Autocannon = (options: AutocannonOptions, done: (error: Error | null, result: AutocannonResult) => void) => EventEmitter;
+
+const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
+
+function options(spec: LoadSpec, duration: number): AutocannonOptions {
+  let next = 0;
+  return {
+    url: `${spec.url}${spec.paths[0]}`,
+    connections: spec.connections,
+    duration,
+    method: spec.method ?? "GET",
+    body: spec.body,
+    headers: spec.headers,
+    requests: [{ setupRequest: (request) => ({ ...request, path: spec.paths[next++ % spec.paths.length] }) }],
+  };
+}
+
+/** One autocannon run; the latency of every 2xx response is kept, to the microsecond. */
+function run(spec: LoadSpec, duration: number): Promise<{ result: AutocannonResult; latencies: number[] }> {
+  const latencies: number[] = [];
+  return new Promise((resolve, reject) => {
+    const tracker = autocannon(options(spec, duration), (error, result) => (error ? reject(error) : resolve({ result, latencies })));
+    tracker.on("response", (_client: unknown, status: number, _bytes: number, milliseconds: number) => {
+      if (status >= 200 && status < 300) latencies.push(milliseconds);
+    });
+  });
+}
+
+function percentile(sorted: Float64Array, fraction: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
+}
+
+const spec = JSON.parse(process.argv[2] ?? "") as LoadSpec;
+if (spec.warmup > 0) await run(spec, spec.warmup);
+const { result, latencies } = await run(spec, spec.duration);
+const sorted = Float64Array.from(latencies).sort();
+const total = latencies.reduce((sum, value) => sum + value, 0);
+const output: LoadResult = {
+  requests: latencies.length,
+  seconds: result.duration,
+  rps: latencies.length / result.duration,
+  p50: percentile(sorted, 0.5),
+  p99: percentile(sorted, 0.99),
+  mean: latencies.length ? total / latencies.length : NaN,
+  failures: result.non2xx + result.errors + result.timeouts,
+};
+console.log(JSON.stringify(output));

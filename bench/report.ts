@@ -1,0 +1,123 @@
+import fs from "node:fs";
+import os from "node:os";
+import type { Provider } from "@/bench/databases";
+import type { Startup } from "@/bench/processes";
+
+// The figures of one benchmark run, the issue's targets checked against them, the printed table and
+// bench/results.json. The targets: SQLite at 32 connections, list limit=20 and create each at least 25 %
+// of baseline (a)'s req/s and every operation's p99 at most 20 ms; every 1M/1k ratio at most 1.5;
+// PostgreSQL list limit=20 at least 25 % of baseline (a)'s PostgreSQL row.
+
+export const TARGET_RATIO = 0.25;
+export const TARGET_P99_MS = 20;
+export const TARGET_GROWTH = 1.5;
+
+export type ServerName = "app" | "baseline-node" | "next-constant";
+export type Operation = "list limit=20" | "list limit=100&status=available" | "create" | "get by id";
+
+export type ThroughputRow = {
+  database: Provider | "none";
+  operation: Operation;
+  server: ServerName;
+  connections: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  failures: number;
+  /** req/s over baseline (a)'s for the same operation, database and connections. */
+  ratio?: number;
+  check?: "PASS" | "FAIL";
+};
+
+export type GrowthRow = {
+  database: Provider;
+  page: "first" | "middle";
+  status: "any" | "available";
+  p50Ms1k: number;
+  p99Ms1k: number;
+  p50Ms1M: number;
+  p99Ms1M: number;
+  /** p50 with 1,000,000 pets over p50 with 1,000. */
+  ratio: number;
+  check: "PASS" | "FAIL";
+};
+
+export type Results = {
+  machine: { cpu: string; cores: number; memoryGiB: number; node: string; os: string; date: string };
+  settings: { durationSeconds: number; warmupSeconds: number; growthSeconds: number; catalogue: number };
+  throughput: ThroughputRow[];
+  peakRssMb: { server: ServerName; database: Provider | "none"; mb: number }[];
+  growth: GrowthRow[];
+  startup: ({ server: ServerName; database: Provider | "none" } & Startup)[];
+  seeding: { database: Provider; pets: number; seconds: number }[];
+  targets: { passed: number; failed: number };
+};
+
+export function machine(): Results["machine"] {
+  return {
+    cpu: os.cpus()[0]?.model.trim() ?? "unknown",
+    cores: os.cpus().length,
+    memoryGiB: Math.round((os.totalmem() / 2 ** 30) * 10) / 10,
+    node: process.version,
+    os: `${os.type()} ${os.release()}`,
+    date: new Date().toISOString(),
+  };
+}
+
+/** Sets each throughput row's ratio to baseline (a), and the check of the rows a target applies to. */
+export function checkThroughput(rows: ThroughputRow[]): void {
+  const baseline = (row: ThroughputRow) =>
+    rows.find((other) => other.server === "baseline-node" && other.operation === row.operation && other.connections === row.connections && other.database === (row.database === "none" ? "sqlite" : row.database));
+  for (const row of rows) {
+    const base = baseline(row);
+    if (row.server !== "baseline-node" && base) row.ratio = row.rps / base.rps;
+    if (row.server !== "app" || row.connections !== 32) continue;
+    const ratioTarget = row.database === "sqlite" ? ["list limit=20", "create"] : ["list limit=20"];
+    const ratioOk = !ratioTarget.includes(row.operation) || (row.ratio ?? 0) >= TARGET_RATIO;
+    const p99Ok = row.database !== "sqlite" || row.p99Ms <= TARGET_P99_MS;
+    if (ratioTarget.includes(row.operation) || row.database === "sqlite") row.check = ratioOk && p99Ok && row.failures === 0 ? "PASS" : "FAIL";
+  }
+}
+
+function table(header: string[], rows: string[][], rightAligned: Set<number>): string {
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
+  const line = (row: string[]) => row.map((cell, column) => (rightAligned.has(column) ? cell.padStart(widths[column]) : cell.padEnd(widths[column]))).join("  ").trimEnd();
+  return [line(header), widths.map((width) => "-".repeat(width)).join("  "), ...rows.map(line)].join("\n");
+}
+
+const fixed = (value: number | undefined, digits: number) => (value === undefined || Number.isNaN(value) ? "-" : value.toFixed(digits));
+const percent = (value: number | undefined) => (value === undefined ? "" : `${(value * 100).toFixed(1)}%`);
+
+/** The printed report: every figure of results.json, in four tables. */
+export function formatResults(results: Results): string {
+  const { machine: m, settings: s } = results;
+  const rssOf = (server: ServerName, database: string) => results.peakRssMb.find((row) => row.server === server && row.database === database)?.mb;
+  const sections = [
+    `Animal Store benchmark — ${m.date}\n${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.os}\n` +
+      `${s.durationSeconds} s a run after ${s.warmupSeconds} s of warm-up; growth runs ${s.growthSeconds} s at 1 connection; catalogue ${s.catalogue} pets; latency in ms; ratio = req/s / baseline (a)'s`,
+    table(
+      ["database", "operation", "server", "conns", "req/s", "p50", "p99", "fail", "ratio", "peak RSS MB", "target"],
+      results.throughput.map((row) => [row.database, row.operation, row.server, String(row.connections), fixed(row.rps, 0), fixed(row.p50Ms, 2), fixed(row.p99Ms, 2), String(row.failures), percent(row.ratio), fixed(rssOf(row.server, row.database), 0), row.check ?? ""]),
+      new Set([3, 4, 5, 6, 7, 8, 9]),
+    ),
+    table(
+      ["database", "page", "status", "1k p50", "1k p99", "1M p50", "1M p99", "1M/1k", "target"],
+      results.growth.map((row) => [row.database, row.page, row.status, fixed(row.p50Ms1k, 2), fixed(row.p99Ms1k, 2), fixed(row.p50Ms1M, 2), fixed(row.p99Ms1M, 2), fixed(row.ratio, 2), row.check]),
+      new Set([3, 4, 5, 6, 7]),
+    ),
+    table(
+      ["server", "database", "listening ms", "first 200 ms", "idle RSS MB"],
+      results.startup.map((row) => [row.server, row.database, fixed(row.listeningMs, 0), fixed(row.firstOkMs, 0), fixed(row.idleRssMb, 0)]),
+      new Set([2, 3, 4]),
+    ),
+    `Seeding: ${results.seeding.map((row) => `${row.database} ${row.pets} pets ${row.seconds.toFixed(1)} s`).join("; ")}\n` +
+      `Targets: ${results.targets.passed} PASS, ${results.targets.failed} FAIL (app at 32 connections: SQLite list limit=20 and create >= ${TARGET_RATIO * 100}% of baseline (a), SQLite p99 <= ${TARGET_P99_MS} ms; PostgreSQL list limit=20 >= ${TARGET_RATIO * 100}%; every 1M/1k <= ${TARGET_GROWTH})`,
+  ];
+  return sections.join("\n\n");
+}
+
+/** Writes results.json with figures rounded to what they mean. */
+export function writeResults(file: string, results: Results): void {
+  const round = (_key: string, value: unknown) => (typeof value === "number" && !Number.isInteger(value) ? Math.round(value * 1000) / 1000 : value);
+  fs.writeFileSync(file, `${JSON.stringify(results, round, 2)}\n`);
+}

@@ -1,0 +1,204 @@
+// npm run bench — measures the /v1 pets API of the production server against two baselines in one run:
+// (a) bench/baseline-node.ts, bare node:http with prepared statements over the same database, and
+// (b) bench/next-constant, a stock Next route handler returning a constant page. Load comes from
+// autocannon in a second process (bench/load.ts). Prints a table and writes bench/results.json.
+// BENCH_DURATION (seconds a run, default 10; 2 for a quick try), BENCH_GROWTH_DURATION (default a third
+// of it), BENCH_CPU_PROF=1 (the app writes CPU profiles to bench/results/cpu-profiles). Exits 0 whatever
+// the figures: it is a measurement, not a test.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { postgresDatabase, sqliteDatabase, type BenchDatabase, type Provider } from "@/bench/databases";
+import type { LoadResult, LoadSpec } from "@/bench/load";
+import { memoryMb, runNode, startMeasured, stop, stopAll, type Server } from "@/bench/processes";
+import {
+  checkThroughput,
+  formatResults,
+  machine,
+  TARGET_GROWTH,
+  writeResults,
+  type GrowthRow,
+  type Operation,
+  type Results,
+  type ServerName,
+  type ThroughputRow,
+} from "@/bench/report";
+
+const root = path.resolve(import.meta.dirname, "..");
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const WARMUP = Math.min(2, DURATION / 2);
+const GROWTH_DURATION = Number(process.env.BENCH_GROWTH_DURATION ?? Math.max(1, Math.round(DURATION / 3)));
+const CATALOGUE = 1000;
+const CONNECTIONS = [1, 32];
+const NEXT_BIN = path.join(root, "node_modules/next/dist/bin/next");
+const CONSTANT_APP = path.join(root, "bench/next-constant");
+const CPU_PROFILES = path.join(root, "bench/results/cpu-profiles");
+
+const serverEnv = { HOST: "127.0.0.1", PORT: "0", NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", DEMO_SEED: "off" };
+
+const results: Results = {
+  machine: machine(),
+  settings: { durationSeconds: DURATION, warmupSeconds: WARMUP, growthSeconds: GROWTH_DURATION, catalogue: CATALOGUE },
+  throughput: [],
+  peakRssMb: [],
+  growth: [],
+  startup: [],
+  seeding: [],
+  targets: { passed: 0, failed: 0 },
+};
+
+// The four operations, as autocannon requests; `get by id` cycles through the catalogue's ids.
+function operations(key: string): { operation: Operation; spec: Pick<LoadSpec, "paths" | "method" | "body" | "headers"> }[] {
+  const auth = { Authorization: `Bearer ${key}` };
+  return [
+    { operation: "list limit=20", spec: { paths: ["/v1/pets?limit=20"], headers: auth } },
+    { operation: "list limit=100&status=available", spec: { paths: ["/v1/pets?limit=100&status=available"], headers: auth } },
+    { operation: "get by id", spec: { paths: Array.from({ length: CATALOGUE }, (_, index) => `/v1/pets/${index + 1}`), headers: auth } },
+    // Last: it grows the table the other operations read.
+    {
+      operation: "create",
+      spec: { paths: ["/v1/pets"], method: "POST", body: '{"name":"Bench","categoryId":1,"status":"available"}', headers: { ...auth, "Content-Type": "application/json" } },
+    },
+  ];
+}
+
+/** One autocannon run from its own process. */
+async function load(spec: LoadSpec): Promise<LoadResult> {
+  const stdout = await runNode(["--import", "tsx", path.join(root, "bench/load.ts"), JSON.stringify(spec)]);
+  return JSON.parse(stdout.trim().split("\n").pop() ?? "") as LoadResult;
+}
+
+function progress(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+/** Builds an app with `next build` when it has no build yet. */
+async function buildIfMissing(dir: string | undefined): Promise<void> {
+  const buildId = path.join(dir ?? root, ".next/BUILD_ID");
+  if (fs.existsSync(buildId)) return;
+  progress(`building ${dir ? path.relative(root, dir) : "the app"} (next build)`);
+  await runNode([NEXT_BIN, "build", ...(dir ? [dir] : [])], { NEXT_TELEMETRY_DISABLED: "1" }, true);
+}
+
+async function createKey(database: BenchDatabase): Promise<string> {
+  const stdout = await runNode(["--import", "tsx", "--conditions=react-server", path.join(root, "scripts/key.ts"), "create", "bench"], { DATABASE_URL: database.url });
+  return stdout.trim().split("\n").pop() ?? "";
+}
+
+async function seed(database: BenchDatabase, pets: number): Promise<void> {
+  const started = performance.now();
+  await database.seed(pets);
+  results.seeding.push({ database: database.provider, pets, seconds: (performance.now() - started) / 1000 });
+}
+
+/** Every operation on every server, at 1 and 32 connections, the servers taking turns per operation. */
+async function measureThroughput(database: Provider | "none", servers: { name: ServerName; server: Server }[], ops: ReturnType<typeof operations>): Promise<void> {
+  for (const { operation, spec } of ops) {
+    for (const { name, server } of servers) {
+      for (const [index, connections] of CONNECTIONS.entries()) {
+        progress(`${database} ${operation} ${name} c=${connections}`);
+        const result = await load({ ...spec, url: server.url, connections, duration: DURATION, warmup: index === 0 ? WARMUP : 0 });
+        results.throughput.push({ database, operation, server: name, connections, rps: result.rps, p50Ms: result.p50, p99Ms: result.p99, failures: result.failures });
+      }
+    }
+  }
+  for (const { name, server } of servers) results.peakRssMb.push({ server: name, database, mb: memoryMb(server.pid, "VmHWM") });
+}
+
+/** List latency at 1 connection with 1,000 and with 1,000,000 pets, first page and a middle page, with and without status. */
+async function measureGrowth(database: BenchDatabase, app: Server, key: string): Promise<void> {
+  const cursor = (id: bigint) => Buffer.from(`p1:${id}`).toString("base64url"); // as encodeCursor in lib/api/pets.ts
+  const variants = [
+    { page: "first", status: "any" },
+    { page: "first", status: "available" },
+    { page: "middle", status: "any" },
+    { page: "middle", status: "available" },
+  ] as const;
+  const bySize = new Map<number, LoadResult[]>();
+  for (const pets of [1_000, 1_000_000]) {
+    progress(`${database.provider} growth: seeding ${pets} pets`);
+    await seed(database, pets);
+    const middle = await database.middleId();
+    const measured: LoadResult[] = [];
+    for (const { page, status } of variants) {
+      const query = new URLSearchParams({ limit: "20" });
+      if (status !== "any") query.set("status", status);
+      if (page === "middle") query.set("cursor", cursor(middle));
+      progress(`${database.provider} growth ${pets} ${page} ${status}`);
+      measured.push(await load({ url: app.url, paths: [`/v1/pets?${query}`], headers: { Authorization: `Bearer ${key}` }, connections: 1, duration: GROWTH_DURATION, warmup: 1 }));
+    }
+    bySize.set(pets, measured);
+  }
+  variants.forEach(({ page, status }, index) => {
+    const [small, large] = [bySize.get(1_000)![index], bySize.get(1_000_000)![index]];
+    const ratio = large.p50 / small.p50;
+    const row: GrowthRow = { database: database.provider, page, status, p50Ms1k: small.p50, p99Ms1k: small.p99, p50Ms1M: large.p50, p99Ms1M: large.p99, ratio, check: ratio <= TARGET_GROWTH ? "PASS" : "FAIL" };
+    results.growth.push(row);
+  });
+}
+
+// One database: a fresh one, a key, the catalogue, the app and baseline (a) side by side, then growth.
+async function benchDatabase(database: BenchDatabase): Promise<void> {
+  const { provider } = database;
+  progress(`${provider}: creating a key (migrates the fresh database)`);
+  const key = await createKey(database);
+  await seed(database, CATALOGUE);
+  const env = { ...serverEnv, DATABASE_URL: database.url };
+  const auth = { Authorization: `Bearer ${key}` };
+  const profile = process.env.BENCH_CPU_PROF === "1" ? ["--cpu-prof", `--cpu-prof-dir=${CPU_PROFILES}`] : [];
+  const app = await startMeasured("app", [...profile, "--import", "tsx", "--conditions=react-server", path.join(root, "server.ts")], env, "/v1/pets?limit=20", auth);
+  results.startup.push({ server: "app", database: provider, ...app.startup });
+  const baseline = await startMeasured("baseline-node", ["--import", "tsx", path.join(root, "bench/baseline-node.ts")], env, "/v1/pets?limit=20", auth);
+  results.startup.push({ server: "baseline-node", database: provider, ...baseline.startup });
+  await measureThroughput(provider, [{ name: "app", server: app.server }, { name: "baseline-node", server: baseline.server }], operations(key));
+  await stop(baseline.server.child);
+  await measureGrowth(database, app.server, key);
+  await stop(app.server.child);
+}
+
+// Baseline (b): the stock Next app, list only (its one route), at 1 and 32 connections.
+async function benchNextConstant(): Promise<void> {
+  const nextConstant = await startMeasured("next-constant", [NEXT_BIN, "start", CONSTANT_APP, "-p", "0", "-H", "127.0.0.1"], serverEnv, "/v1/pets", {});
+  results.startup.push({ server: "next-constant", database: "none", ...nextConstant.startup });
+  await measureThroughput("none", [{ name: "next-constant", server: nextConstant.server }], [{ operation: "list limit=20", spec: { paths: ["/v1/pets?limit=20"] } }]);
+  await stop(nextConstant.server.child);
+}
+
+const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-bench-"));
+const databases: BenchDatabase[] = [];
+let cleanedUp = false;
+
+async function cleanUp(): Promise<void> {
+  if (cleanedUp) return;
+  cleanedUp = true;
+  await stopAll();
+  for (const database of databases) await database.drop().catch((error: unknown) => progress(`could not drop ${database.url}: ${String(error)}`));
+  fs.rmSync(temporary, { recursive: true, force: true });
+}
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+}
+
+try {
+  if (process.env.BENCH_CPU_PROF === "1") fs.mkdirSync(CPU_PROFILES, { recursive: true });
+  await buildIfMissing(undefined);
+  await buildIfMissing(CONSTANT_APP);
+  databases.push(sqliteDatabase(temporary));
+  await benchDatabase(databases[0]);
+  databases.push(await postgresDatabase(`animal_store_bench_${process.pid}`));
+  await benchDatabase(databases[1]);
+  await benchNextConstant();
+
+  checkThroughput(results.throughput);
+  const checks = [...results.throughput.map((row) => row.check), ...results.growth.map((row) => row.check)];
+  results.targets = { passed: checks.filter((check) => check === "PASS").length, failed: checks.filter((check) => check === "FAIL").length };
+  console.log(formatResults(results));
+  writeResults(path.join(root, "bench/results.json"), results);
+  console.log("\nWritten to bench/results.json");
+} catch (error) {
+  console.error(`Benchmark failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+} finally {
+  await cleanUp();
+}

@@ -1,0 +1,128 @@
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import pg from "pg";
+
+// Real parts for the API tests: a fresh database (a SQLite file, or a new database on the local
+// PostgreSQL), the production server started as a child process on a free port, and the key tool.
+
+const run = promisify(execFile);
+const root = path.resolve(import.meta.dirname, "../..");
+const tsxLoader = ["--import", "tsx", "--conditions=react-server"];
+
+export type TestDatabase = { provider: "sqlite" | "postgresql"; url: string; drop(): Promise<void> };
+
+const adminUrl = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+
+/** Whether the local PostgreSQL answers; in CI its absence is a failure, never a skip. */
+export async function postgresAvailable(): Promise<boolean> {
+  const client = new pg.Client({ connectionString: adminUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    return true;
+  } catch (error) {
+    if (process.env.CI) throw new Error(`PostgreSQL is required in CI but ${adminUrl} does not answer: ${String(error)}`);
+    console.warn(`\n*** PostgreSQL at ${adminUrl} does not answer: the PostgreSQL tests are SKIPPED (set TEST_POSTGRES_URL). ***\n`);
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+export async function createTestDatabase(provider: "sqlite" | "postgresql"): Promise<TestDatabase> {
+  if (provider === "sqlite") {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-test-"));
+    return { provider, url: `file:${path.join(dir, "test.db")}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  const name = `animal_store_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    provider,
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: adminUrl });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
+}
+
+/** Runs a project script (scripts/*.ts) against a database; resolves with its stdout. */
+export async function runScript(script: string, args: string[], databaseUrl: string): Promise<string> {
+  const { stdout } = await run(process.execPath, [...tsxLoader, path.join(root, "scripts", script), ...args], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+  });
+  return stdout;
+}
+
+/** Creates an API key with the key tool and returns the key it printed (alone on the last line). */
+export async function createKey(databaseUrl: string, name = "test"): Promise<string> {
+  const lines = (await runScript("key.ts", ["create", name], databaseUrl)).trim().split("\n");
+  return lines[lines.length - 1];
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export type Entry = "custom" | "next";
+
+export type RunningServer = { baseUrl: string; logs: () => string; stop: () => Promise<void>; pid: number };
+
+/**
+ * Starts the production build. "custom" is server.ts (what npm start runs: /v1 straight to the route
+ * modules); "next" is plain `next start`, the framework's own entry to the same route modules.
+ */
+export async function startServer(entry: Entry, databaseUrl: string, env: Record<string, string> = {}): Promise<RunningServer> {
+  const port = entry === "custom" ? 0 : await freePort();
+  const baseEnv = { ...process.env, DATABASE_URL: databaseUrl, HOST: "127.0.0.1", PORT: String(port), DEMO_SEED: "off", NEXT_TELEMETRY_DISABLED: "1", ...env };
+  if (entry === "next") await runScript("db-migrate.ts", [], databaseUrl);
+  const args = entry === "custom" ? [...tsxLoader, path.join(root, "server.ts")] : [path.join(root, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(port)];
+  const child = spawn(process.execPath, args, { cwd: root, env: baseEnv, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in 60 s:\n${output}`)), 60_000);
+    const check = () => {
+      const match = /listening on (http:\/\/[^\s]+)|Local:\s+(http:\/\/[^\s]+)|Ready in/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1] ?? `http://127.0.0.1:${port}`);
+      }
+    };
+    child.stdout!.on("data", check);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code} before listening:\n${output}`));
+    });
+  });
+  return { baseUrl, logs: () => output, stop: () => stopProcess(child), pid: child.pid! };
+}
+
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGTERM");
+  const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
