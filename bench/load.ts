@@ -19,9 +19,10 @@ export type LoadResult = {
   requests: number; // 2xx responses in the measured run
   seconds: number;
   rps: number;
-  p50: number; // latency in ms, exact (autocannon's own histogram has 1 ms resolution)
-  p99: number;
-  mean: number;
+  // Latency in ms, exact (autocannon's own histogram has 1 ms resolution); null without any 2xx response.
+  p50: number | null;
+  p99: number | null;
+  mean: number | null;
   failures: number; // non-2xx responses, errors and timeouts
 };
 
@@ -64,8 +65,8 @@ function run(spec: LoadSpec, duration: number): Promise<{ result: AutocannonResu
   });
 }
 
-function percentile(sorted: Float64Array, fraction: number): number {
-  if (sorted.length === 0) return NaN;
+function percentile(sorted: Float64Array, fraction: number): number | null {
+  if (sorted.length === 0) return null;
   return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
 }
 
@@ -80,7 +81,7 @@ const output: LoadResult = {
   rps: latencies.length / result.duration,
   p50: percentile(sorted, 0.5),
   p99: percentile(sorted, 0.99),
-  mean: latencies.length ? total / latencies.length : NaN,
+  mean: latencies.length ? total / latencies.length : null,
   failures: result.non2xx + result.errors + result.timeouts,
 };
 console.log(JSON.stringify(output));

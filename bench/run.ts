@@ -131,8 +131,9 @@ async function measureGrowth(database: BenchDatabase, app: Server, key: string):
   }
   variants.forEach(({ page, status }, index) => {
     const [small, large] = [bySize.get(1_000)![index], bySize.get(1_000_000)![index]];
-    const ratio = large.p50 / small.p50;
-    const row: GrowthRow = { database: database.provider, page, status, p50Ms1k: small.p50, p99Ms1k: small.p99, p50Ms1M: large.p50, p99Ms1M: large.p99, ratio, check: ratio <= TARGET_GROWTH ? "PASS" : "FAIL" };
+    const ratio = small.p50 !== null && large.p50 !== null ? large.p50 / small.p50 : null;
+    const check = ratio !== null && ratio <= TARGET_GROWTH && small.failures + large.failures === 0 ? "PASS" : "FAIL";
+    const row: GrowthRow = { database: database.provider, page, status, p50Ms1k: small.p50, p99Ms1k: small.p99, p50Ms1M: large.p50, p99Ms1M: large.p99, ratio, check };
     results.growth.push(row);
   });
 }

@@ -33,7 +33,7 @@ export type Config = Omit<z.infer<typeof envSchema>, "DATABASE_URL"> & { databas
 export class ConfigError extends Error {}
 
 /** Reads the environment; throws ConfigError with a one-line message naming the first bad variable. */
-export function readConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function readConfig(env: Record<string, string | undefined> = process.env): Config {
   // An empty variable means "not set", as in most twelve-factor apps.
   const present = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ""));
   const parsed = envSchema.safeParse(present);

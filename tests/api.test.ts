@@ -340,7 +340,9 @@ for (const provider of providers) {
           });
         }
 
-        for (const path of ["/v1", "/v1/", "/v1/cats", "/v1/pets/1/owner", "/v1/store/orders"]) {
+        const unknownPaths = ["/v1", "/v1/cats", "/v1/pets/1/owner", "/v1/store/orders"];
+        if (entry === "custom") unknownPaths.push("/v1/", "/v1/pets/"); // Next's router redirects a trailing slash first
+        for (const path of unknownPaths) {
           test(`${path} is a JSON 404`, async () => {
             assertError(await api("GET", path), 404, "not_found");
           });

@@ -35,7 +35,7 @@ export function rawCall(
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: url.hostname, port: url.port, method: options.method, path: options.path, headers: options.headers }, (response) => {
+    const request = http.request({ host: url.hostname, port: url.port, method: options.method, path: options.path, headers: options.headers, agent: false }, (response) => {
       let text = "";
       response.setEncoding("utf8");
       response.on("data", (chunk) => (text += chunk));
