@@ -11,6 +11,7 @@ import { config, ConfigError } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { seedDemoCatalogue } from "@/lib/demo-seed";
+import { markDraining } from "@/lib/health";
 import { log } from "@/lib/log";
 
 const SHUTDOWN_GRACE_MS = 8000;
@@ -46,7 +47,14 @@ async function main(): Promise<void> {
     },
   });
 
+  let draining = false;
   const server = http.createServer((request, response) => {
+    if (draining) {
+      // Shutting down: requests already running finish; a new one on a kept-alive connection is refused.
+      const refusal = new ApiError("service_unavailable", { message: "The server is shutting down; retry on another instance." });
+      response.writeHead(503, { "Content-Type": "application/json", Connection: "close", "Retry-After": "1" }).end(JSON.stringify(refusal.body()));
+      return;
+    }
     const handling = isV1(request.url) ? handleV1(request, response) : handleNext(request, response);
     Promise.resolve(handling).catch((error: unknown) => {
       log("error", "unhandled request error", { path: request.url, error: String(error) });
@@ -65,6 +73,8 @@ async function main(): Promise<void> {
   // Finish the requests in flight, refuse new connections, and exit within the grace period.
   const shutdown = (signal: string) => {
     log("info", "shutting down", { signal });
+    draining = true;
+    markDraining();
     server.close(() => {
       void db().$disconnect().finally(() => process.exit(0));
     });

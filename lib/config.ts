@@ -22,6 +22,11 @@ const envSchema = z.object({
   HOST: z.string().trim().min(1).default("127.0.0.1"),
   API_PRODUCTION_URL: baseUrl.default("https://api.animal-store.example/v1"),
   API_STAGING_URL: baseUrl.default("https://staging-api.animal-store.example/v1"),
+  CORS_ORIGINS: z
+    .string()
+    .default("")
+    .transform((list) => list.split(",").map((origin) => origin.trim()).filter(Boolean))
+    .refine((origins) => origins.every((origin) => origin === "*" || /^https?:\/\/[^/]+$/.test(origin)), "must be * or a comma-separated list of origins like https://shop.example"),
 });
 
 export type DatabaseConfig =

@@ -1,4 +1,5 @@
 import { authenticateApiKey, type AuthenticatedKey } from "@/lib/api-keys";
+import { applyCors } from "@/lib/api/cors";
 import { ApiError } from "@/lib/api/errors";
 import { stringifyJson } from "@/lib/api/json";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
@@ -100,6 +101,7 @@ async function serve(handler: ApiHandler | undefined, allow: string, options: Ro
   response.headers.set("X-Request-Id", requestId);
   if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "no-store");
   for (const [name, value] of Object.entries(options.headers ?? {})) response.headers.set(name, value);
+  applyCors(request, response, allow);
   return response;
 }
 
