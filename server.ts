@@ -12,9 +12,12 @@ import { db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { seedDemoCatalogue } from "@/lib/demo-seed";
 import { markDraining } from "@/lib/health";
+import { deleteExpiredIdempotencyRecords } from "@/lib/idempotency";
+import { deleteOldRateLimitCounters } from "@/lib/rate-limit";
 import { log } from "@/lib/log";
 
 const SHUTDOWN_GRACE_MS = 8000;
+const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
 
 function isV1(url: string | undefined): boolean {
   return url === "/v1" || /^\/v1[/?]/.test(url ?? "");
@@ -33,6 +36,14 @@ async function main(): Promise<void> {
   if ((await db().apiKey.count({ where: { revokedAt: null } })) === 0) {
     console.log("No API key exists yet. Create one with:  npm run key -- create <name>");
   }
+
+  // Idempotency records older than 24 hours and counters of past windows are no longer needed.
+  const housekeeping = () =>
+    Promise.all([deleteExpiredIdempotencyRecords(), deleteOldRateLimitCounters()]).catch((error: unknown) =>
+      log("warn", "housekeeping failed", { error: String(error) }),
+    );
+  void housekeeping();
+  setInterval(housekeeping, HOUSEKEEPING_INTERVAL_MS).unref();
 
   const app = next({ dev: false, dir: process.cwd(), hostname: settings.HOST, port: settings.PORT });
   await app.prepare();

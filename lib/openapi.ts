@@ -59,8 +59,13 @@ const requestIdHeader = { description: "The request's id: echoed from the reques
 const unauthorized = errorResponse(["unauthorized"], {
   headers: { "WWW-Authenticate": { description: 'Always `Bearer realm="animal-store"`.', schema: { type: "string" } } },
 });
+const rateLimitHeaders = {
+  "RateLimit-Policy": { description: 'The key\'s quota (draft-ietf-httpapi-ratelimit-headers): `"per-key";q=<requests>;w=<seconds>`.', schema: { type: "string" } },
+  RateLimit: { description: 'What is left of it: `"per-key";r=<remaining>;t=<seconds until the window resets>`.', schema: { type: "string" } },
+};
 const commonErrors = {
   "401": unauthorized,
+  "429": errorResponse(["rate_limited"], { headers: { "Retry-After": { schema: { type: "integer" }, description: "Seconds until the window resets." }, ...rateLimitHeaders } }),
   "500": errorResponse(["internal"]),
   "503": errorResponse(["service_unavailable"], { headers: { "Retry-After": { schema: { type: "integer" }, description: "Seconds to wait." } } }),
 };
@@ -81,7 +86,7 @@ export function openApiDocument() {
         "- **Paging**: lists are in ascending id order. When more pets follow, the response has a `Link: <…>; rel=\"next\"` header (RFC 8288) whose URL carries an opaque `cursor`; the body stays a bare array.",
         `- **Bodies**: \`application/json\` only (else 415), at most ${BODY_LIMIT_BYTES / 1024} KiB (else 413); unknown members are refused.`,
         "- **Unsupported methods** get 405 with an `Allow` header; unknown paths under /v1 get a JSON 404.",
-        "- Every response carries `X-Request-Id`.",
+        "- Every response carries `X-Request-Id`, and `RateLimit-Policy` / `RateLimit` describing the key's quota; past it, 429 with `Retry-After` in seconds.",
       ].join("\n"),
     },
     servers: [
@@ -104,6 +109,7 @@ export function openApiDocument() {
               headers: {
                 Link: { description: 'Present when more pets follow: `</v1/pets?limit=…&cursor=…>; rel="next"`.', schema: { type: "string" } },
                 "X-Request-Id": requestIdHeader,
+                ...rateLimitHeaders,
               },
               content: { "application/json": { schema: { type: "array", items: ref("Pet") } } },
             },
@@ -115,16 +121,33 @@ export function openApiDocument() {
           operationId: "createPet",
           tags: ["pets"],
           summary: "Add a pet",
+          description: "Send an `Idempotency-Key` to retry safely: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of adding a second pet.",
+          parameters: [
+            {
+              name: "Idempotency-Key",
+              in: "header",
+              required: false,
+              description: "1 to 255 visible ASCII characters (a UUID, say), scoped to the API key and kept 24 hours; quoted or not.",
+              schema: { type: "string", minLength: 1, maxLength: 255 },
+            },
+          ],
           requestBody: { required: true, content: { "application/json": { schema: ref("NewPet") } } },
           responses: {
             "201": {
               description: "The pet as stored, with its id.",
-              headers: { Location: { description: "/v1/pets/{id} of the new pet.", schema: { type: "string" } }, "X-Request-Id": requestIdHeader },
+              headers: {
+                Location: { description: "/v1/pets/{id} of the new pet.", schema: { type: "string" } },
+                "Idempotent-Replayed": { description: "`true` when this is the stored answer to an earlier request with the same Idempotency-Key.", schema: { type: "string" } },
+                "X-Request-Id": requestIdHeader,
+                ...rateLimitHeaders,
+              },
               content: { "application/json": { schema: ref("Pet") } },
             },
-            "400": errorResponse(["invalid_body", "invalid_json"]),
+            "400": errorResponse(["invalid_body", "invalid_json", "invalid_header"]),
+            "409": errorResponse(["idempotency_key_in_progress"]),
             "413": errorResponse(["payload_too_large"]),
             "415": errorResponse(["unsupported_media_type"]),
+            "422": errorResponse(["idempotency_key_reused"]),
             ...commonErrors,
           },
         },

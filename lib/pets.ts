@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/client";
+import type { StoredResponse } from "@/lib/idempotency";
 import type { NewPet, Pet, PetStatus } from "@/lib/schemas/pet";
 
 // Reads and writes of pets. Every query names its columns, and rows become plain Pet objects here:
@@ -30,12 +31,26 @@ export async function listPets(options: { limit: number; status?: PetStatus; aft
   return rows.length > options.limit ? { pets, lastId: pets[pets.length - 1].id } : { pets };
 }
 
-export async function createPet(input: NewPet): Promise<Pet> {
-  const row = await db().pet.create({
-    data: { name: input.name, categoryId: input.categoryId, status: input.status ?? null },
-    select: petColumns,
+/** What a create sent with an Idempotency-Key stores as its answer, in the transaction that adds the pet. */
+export type IdempotentCreate = { apiKeyId: number; key: string; answer: (pet: Pet) => StoredResponse };
+
+/**
+ * Adds a pet. With an idempotency claim, the pet and the stored answer are written in one transaction:
+ * either both exist or neither does, so a retry can never create a second pet.
+ */
+export async function createPet(input: NewPet, idempotency?: IdempotentCreate): Promise<Pet> {
+  const data = { name: input.name, categoryId: input.categoryId, status: input.status ?? null };
+  if (!idempotency) return toPet(await db().pet.create({ data, select: petColumns }));
+  return db().$transaction(async (tx) => {
+    const pet = toPet(await tx.pet.create({ data, select: petColumns }));
+    const { status, body, location } = idempotency.answer(pet);
+    const { count } = await tx.idempotencyRecord.updateMany({
+      where: { apiKeyId: idempotency.apiKeyId, key: idempotency.key, responseStatus: null },
+      data: { responseStatus: status, responseBody: body, location },
+    });
+    if (count !== 1) throw new Error("the idempotency claim was lost before the pet was stored");
+    return pet;
   });
-  return toPet(row);
 }
 
 export async function findPet(id: bigint): Promise<Pet | undefined> {

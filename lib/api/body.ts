@@ -13,7 +13,7 @@ function isJsonMediaType(contentType: string | null): boolean {
  * Reads a JSON request body of at most 16 KiB. A declared length over the limit is refused before any
  * of the body is read, and an undeclared one as soon as the limit is passed.
  */
-export async function readJsonBody(request: Request): Promise<unknown> {
+export async function readJsonBody(request: Request): Promise<{ json: unknown; text: string }> {
   if (!isJsonMediaType(request.headers.get("content-type"))) throw new ApiError("unsupported_media_type");
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > BODY_LIMIT_BYTES) throw new ApiError("payload_too_large");
@@ -38,7 +38,7 @@ export async function readJsonBody(request: Request): Promise<unknown> {
     throw new ApiError("invalid_json", { message: "The request body is not valid UTF-8." });
   }
   try {
-    return parseJson(text);
+    return { json: parseJson(text), text };
   } catch (error) {
     const reason = error instanceof RangeError ? "it is nested too deeply" : error instanceof Error ? error.message : "it cannot be parsed";
     throw new ApiError("invalid_json", { message: `The request body is not valid JSON: ${reason}.` });

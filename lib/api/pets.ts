@@ -1,10 +1,12 @@
 import { z } from "zod";
 import { readJsonBody } from "@/lib/api/body";
 import { ApiError } from "@/lib/api/errors";
+import { stringifyJson } from "@/lib/api/json";
 import { json, type ApiHandler } from "@/lib/api/route";
 import { parseOrThrow } from "@/lib/api/validation";
+import { claimIdempotencyKey, releaseIdempotencyKey, requestHash, type StoredResponse } from "@/lib/idempotency";
 import { createPet, findPet, listPets } from "@/lib/pets";
-import { INT64_MAX, listPetsQuerySchema, newPetSchema, petIdSchema } from "@/lib/schemas/pet";
+import { INT64_MAX, listPetsQuerySchema, newPetSchema, petIdSchema, type Pet } from "@/lib/schemas/pet";
 
 // The pets operations of the contract. Each parses its input, calls lib/pets, shapes the response;
 // lib/api/route.ts does everything else.
@@ -70,11 +72,43 @@ export const listPetsHandler: ApiHandler = async ({ url }) => {
   return json(page.pets, { headers });
 };
 
+/** The Idempotency-Key header: an opaque string of 1 to 255 visible characters, quoted or not. */
+function idempotencyKeyOf(request: Request): string | undefined {
+  const raw = request.headers.get("idempotency-key");
+  if (raw === null) return undefined;
+  const key = /^"(.*)"$/.exec(raw)?.[1] ?? raw;
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw new ApiError("invalid_header", {
+      message: "Idempotency-Key must be 1 to 255 visible ASCII characters, such as a UUID.",
+      errors: [{ path: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }],
+    });
+  }
+  return key;
+}
+
 // POST /v1/pets — createPet
-export const createPetHandler: ApiHandler = async ({ request, url }) => {
-  const input = parseOrThrow(newPetSchema, await readJsonBody(request), "invalid_body", "Invalid pet");
-  const pet = await createPet(input);
-  return json(pet, { status: 201, headers: { Location: `${url.pathname.replace(/\/+$/, "")}/${pet.id}` } });
+export const createPetHandler: ApiHandler = async ({ request, apiKey }) => {
+  const idempotencyKey = idempotencyKeyOf(request);
+  const body = await readJsonBody(request);
+  const input = parseOrThrow(newPetSchema, body.json, "invalid_body", "Invalid pet");
+  const answer = (pet: Pet): StoredResponse => ({ status: 201, body: stringifyJson(pet), location: `/v1/pets/${pet.id}` });
+  const respond = ({ status, body, location }: StoredResponse, replayed: boolean) =>
+    new Response(body, {
+      status,
+      headers: { "Content-Type": "application/json", ...(location ? { Location: location } : {}), ...(replayed ? { "Idempotent-Replayed": "true" } : {}) },
+    });
+  if (!idempotencyKey) return respond(answer(await createPet(input)), false);
+
+  const claim = await claimIdempotencyKey(apiKey.id, idempotencyKey, requestHash(body.text));
+  if (claim.kind === "replay") return respond(claim.response, true);
+  if (claim.kind === "in_progress") throw new ApiError("idempotency_key_in_progress", { headers: { "Retry-After": "1" } });
+  if (claim.kind === "mismatch") throw new ApiError("idempotency_key_reused");
+  try {
+    return respond(answer(await createPet(input, { apiKeyId: apiKey.id, key: idempotencyKey, answer })), false);
+  } catch (error) {
+    await releaseIdempotencyKey(apiKey.id, idempotencyKey).catch(() => {});
+    throw error;
+  }
 };
 
 const getPetParamsSchema = z.object({ petId: petIdSchema });

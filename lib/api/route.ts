@@ -3,6 +3,7 @@ import { applyCors } from "@/lib/api/cors";
 import { ApiError } from "@/lib/api/errors";
 import { stringifyJson } from "@/lib/api/json";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
+import { consumeRateLimit, rateLimitHeaders, rateLimitPolicyHeader, type RateLimitState } from "@/lib/rate-limit";
 import { log } from "@/lib/log";
 
 // The one wrapper that owns the /v1 HTTP edge. A handler takes a Web Request (no Next-only APIs) and
@@ -87,9 +88,12 @@ async function serve(handler: ApiHandler | undefined, allow: string, options: Ro
   const requestId = requestIdOf(request);
   const url = new URL(request.url);
   let response: Response;
+  let limits: RateLimitState | undefined;
   try {
     if (!handler) throw new ApiError("method_not_allowed", { message: `${request.method} is not supported on ${url.pathname}; use ${allow}.`, headers: { Allow: allow } });
     const apiKey = options.public ? { id: 0 } : await authenticate(request);
+    limits = options.public ? undefined : await consumeRateLimit(apiKey.id);
+    if (limits && !limits.allowed) throw new ApiError("rate_limited", { headers: { "Retry-After": String(limits.resetSeconds) } });
     response = await handler({ request, url, params: await paramsOf(context), requestId, apiKey });
   } catch (thrown) {
     const error = toApiError(thrown);
@@ -101,6 +105,7 @@ async function serve(handler: ApiHandler | undefined, allow: string, options: Ro
   response.headers.set("X-Request-Id", requestId);
   if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "no-store");
   for (const [name, value] of Object.entries(options.headers ?? {})) response.headers.set(name, value);
+  for (const [name, value] of Object.entries(limits ? rateLimitHeaders(limits) : rateLimitPolicyHeader())) response.headers.set(name, value);
   applyCors(request, response, allow);
   return response;
 }

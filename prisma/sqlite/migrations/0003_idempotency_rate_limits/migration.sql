@@ -1,0 +1,25 @@
+-- CreateTable
+CREATE TABLE "idempotency_records" (
+    "api_key_id" INTEGER NOT NULL,
+    "key" TEXT NOT NULL,
+    "request_hash" TEXT NOT NULL,
+    "response_status" INTEGER,
+    "response_body" TEXT,
+    "location" TEXT,
+    "locked_at" DATETIME NOT NULL,
+    "created_at" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+
+    PRIMARY KEY ("api_key_id", "key")
+);
+
+-- CreateTable
+CREATE TABLE "rate_limit_counters" (
+    "api_key_id" INTEGER NOT NULL,
+    "window_start" BIGINT NOT NULL,
+    "count" INTEGER NOT NULL,
+
+    PRIMARY KEY ("api_key_id", "window_start")
+);
+
+-- CreateIndex
+CREATE INDEX "idempotency_records_created_at_idx" ON "idempotency_records"("created_at");
