@@ -7,9 +7,17 @@ import { db } from "@/lib/db/client";
 // second pet. Records are kept 24 hours.
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-// A request holding a key for this long is taken to have died with its process (its work, which is
-// atomic with the record's completion, did not happen), and a retry may run in its place.
-const ABANDONED_AFTER_MS = 60_000;
+// A request holding a key for this long is taken to have died with its process, and a retry may run in
+// its place. Taking over is safe even if the holder lives on: whichever of the two completes the record
+// first stores its pet, and the other's transaction finds the record completed and rolls back.
+const ABANDONED_AFTER_MS = 5_000;
+
+/** The claim was completed by another request (one that took it over, or that it took over). */
+export class IdempotencyClaimLost extends Error {
+  constructor() {
+    super("the idempotency claim was completed by another request");
+  }
+}
 
 export type StoredResponse = { status: number; body: string; location: string | null };
 export type Claim =

@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "@/lib/db/client";
-import type { StoredResponse } from "@/lib/idempotency";
+import { IdempotencyClaimLost, type StoredResponse } from "@/lib/idempotency";
 import type { NewPet, Pet, PetStatus } from "@/lib/schemas/pet";
 
 // Reads and writes of pets. Every query names its columns, and rows become plain Pet objects here:
@@ -48,7 +48,7 @@ export async function createPet(input: NewPet, idempotency?: IdempotentCreate): 
       where: { apiKeyId: idempotency.apiKeyId, key: idempotency.key, responseStatus: null },
       data: { responseStatus: status, responseBody: body, location },
     });
-    if (count !== 1) throw new Error("the idempotency claim was lost before the pet was stored");
+    if (count !== 1) throw new IdempotencyClaimLost(); // rolls the pet back
     return pet;
   });
 }

@@ -4,7 +4,7 @@ import { ApiError } from "@/lib/api/errors";
 import { stringifyJson } from "@/lib/api/json";
 import { json, type ApiHandler } from "@/lib/api/route";
 import { parseOrThrow } from "@/lib/api/validation";
-import { claimIdempotencyKey, releaseIdempotencyKey, requestHash, type StoredResponse } from "@/lib/idempotency";
+import { claimIdempotencyKey, IdempotencyClaimLost, releaseIdempotencyKey, requestHash, type StoredResponse } from "@/lib/idempotency";
 import { createPet, findPet, listPets } from "@/lib/pets";
 import { INT64_MAX, listPetsQuerySchema, newPetSchema, petIdSchema, type Pet } from "@/lib/schemas/pet";
 
@@ -106,6 +106,7 @@ export const createPetHandler: ApiHandler = async ({ request, apiKey }) => {
   try {
     return respond(answer(await createPet(input, { apiKeyId: apiKey.id, key: idempotencyKey, answer })), false);
   } catch (error) {
+    if (error instanceof IdempotencyClaimLost) throw new ApiError("idempotency_key_in_progress", { headers: { "Retry-After": "1" } });
     await releaseIdempotencyKey(apiKey.id, idempotencyKey).catch(() => {});
     throw error;
   }

@@ -14,11 +14,15 @@ export function createDatabase(database: DatabaseConfig): Database {
     // better-sqlite3's `timeout` is SQLite's busy timeout: the key tool and the server share the file.
     return new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: database.file, timeout: 5000 }) });
   }
+  // Bounded waits: when PostgreSQL is away, requests fail fast with 503 instead of hanging.
   const adapter = new PrismaPg({
     connectionString: database.url,
     max: 10,
-    connectionTimeoutMillis: 5000,
+    connectionTimeoutMillis: 3000,
+    query_timeout: 5000,
+    statement_timeout: 5000,
     idleTimeoutMillis: 30_000,
+    keepAlive: true,
   });
   return new PostgresClient({ adapter }) as unknown as Database;
 }
