@@ -24,6 +24,7 @@ export type LoadResult = {
   p99: number | null;
   mean: number | null;
   failures: number; // non-2xx responses, errors and timeouts
+  statuses: Record<string, number>; // how many of each non-2xx status, "error" and "timeout"
 };
 
 // autocannon ships no types; this is the part of its API used here.
@@ -36,7 +37,7 @@ type AutocannonOptions = {
   headers?: Record<string, string>;
   requests?: { setupRequest: (request: { path: string }) => { path: string } }[];
 };
-type AutocannonResult = { duration: number; non2xx: number; errors: number; timeouts: number };
+type AutocannonResult = { duration: number; non2xx: number; errors: number; timeouts: number; statusCodeStats: Record<string, { count: number }> };
 type Autocannon = (options: AutocannonOptions, done: (error: Error | null, result: AutocannonResult) => void) => EventEmitter;
 
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
@@ -83,5 +84,12 @@ const output: LoadResult = {
   p99: percentile(sorted, 0.99),
   mean: latencies.length ? total / latencies.length : null,
   failures: result.non2xx + result.errors + result.timeouts,
+  statuses: Object.fromEntries(
+    [
+      ...Object.entries(result.statusCodeStats).filter(([status]) => !status.startsWith("2")).map(([status, { count }]) => [status, count] as const),
+      ["error", result.errors] as const,
+      ["timeout", result.timeouts] as const,
+    ].filter(([, count]) => count > 0),
+  ),
 };
 console.log(JSON.stringify(output));

@@ -1,11 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
 // The child processes of the benchmark: servers, the key tool, builds and load generators. Every one
 // is recorded here, so that stopAll() can stop each by its pid, on success and on error alike.
 
 const running = new Set<ChildProcess>();
+const ROOT = path.resolve(import.meta.dirname, ".."); // the working directory of every child: server.ts serves Next from it
 const LOG_LINES = 40;
 
 export type Server = {
@@ -42,7 +44,7 @@ function keepLastLines(child: ChildProcess, log: string[], onLine?: (line: strin
 
 /** Runs a node script to the end and returns its stdout; throws with its output when it fails. */
 export async function runNode(args: string[], env: Record<string, string> = {}, inherit = false): Promise<string> {
-  const child = track(spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: inherit ? ["ignore", 2, 2] : "pipe" }));
+  const child = track(spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: inherit ? ["ignore", 2, 2] : "pipe" }));
   let stdout = "";
   let stderr = "";
   child.stdout?.setEncoding("utf8").on("data", (text: string) => (stdout += text));
@@ -58,7 +60,7 @@ export async function runNode(args: string[], env: Record<string, string> = {}, 
 /** Starts a server and waits for the line that names its URL (`listening on http://…` or Next's `Local: http://…`). */
 export async function startServer(name: string, args: string[], env: Record<string, string>): Promise<Server> {
   const log: string[] = [];
-  const child = track(spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: "pipe" }));
+  const child = track(spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: "pipe" }));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start within 60 s`)), 60_000);
     keepLastLines(child, log, (line) => {
@@ -97,6 +99,14 @@ export async function startMeasured(name: string, args: string[], env: Record<st
   const firstOkMs = performance.now() - started;
   await sleep(1000);
   return { server, startup: { listeningMs, firstOkMs, idleRssMb: memoryMb(server.pid, "VmRSS") } };
+}
+
+/** Throws, with the server's last lines, when it is no longer running. */
+export function assertRunning(server: Server): void {
+  const { exitCode, signalCode } = server.child;
+  if (exitCode !== null || signalCode !== null) {
+    throw new Error(`${server.name} (pid ${server.pid}) exited with ${exitCode ?? signalCode}; its last lines:\n${server.log.join("\n")}`);
+  }
 }
 
 /** A memory figure of a live process from /proc/<pid>/status, in MiB: VmRSS now, or VmHWM (peak RSS). */

@@ -24,6 +24,7 @@ export type ThroughputRow = {
   p50Ms: number | null; // null when no request succeeded
   p99Ms: number | null;
   failures: number;
+  statuses: Record<string, number>; // the failures by status ("429", "error", …)
   /** req/s over baseline (a)'s for the same operation, database and connections. */
   ratio?: number;
   check?: "PASS" | "FAIL";
@@ -86,6 +87,7 @@ function table(header: string[], rows: string[][], rightAligned: Set<number>): s
 }
 
 const fixed = (value: number | null | undefined, digits: number) => (value === null || value === undefined || Number.isNaN(value) ? "-" : value.toFixed(digits));
+const failuresCell = (row: ThroughputRow) => (row.failures ? `${row.failures} (${Object.keys(row.statuses).join(" ")})` : "0");
 const percent = (value: number | undefined) => (value === undefined ? "" : `${(value * 100).toFixed(1)}%`);
 
 /** The printed report: every figure of results.json, in four tables. */
@@ -97,7 +99,7 @@ export function formatResults(results: Results): string {
       `${s.durationSeconds} s a run after ${s.warmupSeconds} s of warm-up; growth runs ${s.growthSeconds} s at 1 connection; catalogue ${s.catalogue} pets; latency in ms; ratio = req/s / baseline (a)'s`,
     table(
       ["database", "operation", "server", "conns", "req/s", "p50", "p99", "fail", "ratio", "peak RSS MB", "target"],
-      results.throughput.map((row) => [row.database, row.operation, row.server, String(row.connections), fixed(row.rps, 0), fixed(row.p50Ms, 2), fixed(row.p99Ms, 2), String(row.failures), percent(row.ratio), fixed(rssOf(row.server, row.database), 0), row.check ?? ""]),
+      results.throughput.map((row) => [row.database, row.operation, row.server, String(row.connections), fixed(row.rps, 0), fixed(row.p50Ms, 2), fixed(row.p99Ms, 2), failuresCell(row), percent(row.ratio), fixed(rssOf(row.server, row.database), 0), row.check ?? ""]),
       new Set([3, 4, 5, 6, 7, 8, 9]),
     ),
     table(

@@ -52,15 +52,18 @@ export async function countActiveApiKeys(): Promise<number> {
 /** The key's record when the key is well-formed, known and not revoked; undefined otherwise. */
 export async function authenticateApiKey(key: string): Promise<AuthenticatedKey | undefined> {
   if (!KEY_PATTERN.test(key)) return undefined;
-  const record = await db().apiKey.findUnique({
-    where: { hash: hashKey(key) },
-    select: { id: true, revokedAt: true, lastUsedAt: true },
-  });
-  if (!record || record.revokedAt) return undefined;
+  // Every /v1 request runs this, so it is a raw query: measured at 30 µs against 75 µs for the same
+  // findUnique (bench/, README "Performance"). Still Prisma, on the same client and connection pool.
+  const rows = await db().$queryRaw<{ id: number | bigint; revoked_at: unknown; last_used_at: unknown }[]>`
+    SELECT id, revoked_at, last_used_at FROM api_keys WHERE hash = ${hashKey(key)}`;
+  const record = rows[0];
+  if (!record || record.revoked_at !== null) return undefined;
+  const id = Number(record.id);
+  const lastUsed = record.last_used_at === null ? Number.NaN : new Date(record.last_used_at as string | Date).getTime();
   const now = Date.now();
-  if (!record.lastUsedAt || now - record.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+  if (Number.isNaN(lastUsed) || now - lastUsed > LAST_USED_RESOLUTION_MS) {
     // Not awaited: a lost "last used" stamp is harmless, a slower request is not.
-    db().apiKey.update({ where: { id: record.id }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
+    db().apiKey.update({ where: { id }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
   }
-  return { id: record.id };
+  return { id };
 }

@@ -20,7 +20,12 @@ export async function readJsonBody(request: Request): Promise<{ json: unknown; t
 
   const chunks: Uint8Array[] = [];
   let size = 0;
-  if (request.body) {
+  if (request.headers.has("content-length")) {
+    // The length is declared and within the limit, and HTTP framing holds the body to it: read it whole.
+    const whole = new Uint8Array(await request.arrayBuffer());
+    chunks.push(whole);
+    size = whole.byteLength;
+  } else if (request.body) {
     const reader = request.body.getReader();
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
       size += chunk.value.byteLength;
