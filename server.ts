@@ -4,6 +4,7 @@
 import http from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import next from "next";
+import { prepareAdminApp } from "@/lib/admin/start-up";
 import { ApiError } from "@/lib/api/errors";
 import { errorResponse } from "@/lib/api/route";
 import { dispatchV1 } from "@/lib/api/v1-router";
@@ -32,6 +33,7 @@ async function main(): Promise<void> {
   if ((await db().apiKey.count({ where: { revokedAt: null } })) === 0) {
     console.log("No API key exists yet. Create one with:  npm run key -- create <name>");
   }
+  await prepareAdminApp(database, { demo: process.env.DEMO_SEED !== "off" }); // its API key, a demo staff account
 
   const app = next({ dev: false, dir: process.cwd(), hostname: settings.HOST, port: settings.PORT });
   await app.prepare();
