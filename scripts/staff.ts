@@ -16,6 +16,7 @@ const date = (value: Date | null) => (value ? value.toISOString().replace(/\.\d+
 function promptHidden(question: string): Promise<string> {
   const input = process.stdin;
   return new Promise((resolve, reject) => {
+    input.setRawMode(true); // before the prompt: nothing typed after it may be echoed
     process.stderr.write(question);
     let value = "";
     const finish = (error?: Error) => {
@@ -34,7 +35,6 @@ function promptHidden(question: string): Promise<string> {
         else if (character >= " ") value += character;
       }
     };
-    input.setRawMode(true);
     input.setEncoding("utf8");
     input.on("data", onData);
     input.resume();
