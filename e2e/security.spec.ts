@@ -41,6 +41,8 @@ test.describe("what reaches the browser", () => {
 
     expect(seen.filter((entry) => entry.type === "script").length, "the JS bundles were recorded").toBeGreaterThan(3);
     expect(seen.some((entry) => entry.url.includes("/admin/api/pets"))).toBe(true);
+    // Every call goes through the admin endpoints: none to /v1 (so none to the deprecated getPet).
+    expect(seen.filter((entry) => new URL(entry.url).pathname.startsWith("/v1")).map((entry) => entry.url)).toEqual([]);
     for (const entry of seen) {
       expect(entry.text.includes(secret), `the key's secret in ${entry.url}`).toBe(false);
     }
