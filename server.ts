@@ -4,6 +4,9 @@
 import http from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import next from "next";
+import { adminApiKey } from "@/lib/admin/api-key";
+import { prepareAdminApp } from "@/lib/admin/start-up";
+import { keyPrefix } from "@/lib/api-keys";
 import { ApiError } from "@/lib/api/errors";
 import { errorResponse } from "@/lib/api/route";
 import { dispatchV1 } from "@/lib/api/v1-router";
@@ -33,8 +36,10 @@ async function main(): Promise<void> {
     const seeded = await seedDemoCatalogue(db(), database.provider);
     if (seeded) log("info", "demo catalogue seeded", { pets: seeded });
   }
-  if ((await db().apiKey.count({ where: { revokedAt: null } })) === 0) {
-    console.log("No API key exists yet. Create one with:  npm run key -- create <name>");
+  await prepareAdminApp(database, { demo: process.env.DEMO_SEED !== "off" }); // its API key, a demo staff account
+  const adminKeyPrefix = keyPrefix((await adminApiKey()).key);
+  if ((await db().apiKey.count({ where: { revokedAt: null, prefix: { not: adminKeyPrefix } } })) === 0) {
+    console.log("No API key for /v1 clients exists yet. Create one with:  npm run key -- create <name>");
   }
 
   // Idempotency records older than 24 hours and counters of past windows are no longer needed.

@@ -7,6 +7,11 @@ export default function HomePage() {
       <p className="mt-4 text-slate-600">The store&apos;s animal catalogue, as a REST API under /v1 with bearer API keys.</p>
       <ul className="mt-8 space-y-3">
         <li>
+          <Link className="text-indigo-700 underline underline-offset-4 focus-visible:outline-2" href="/admin">
+            Staff admin app (sign in)
+          </Link>
+        </li>
+        <li>
           <Link className="text-indigo-700 underline underline-offset-4 focus-visible:outline-2" href="/docs">
             API reference
           </Link>

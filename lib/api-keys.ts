@@ -13,6 +13,11 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 export type ApiKeyInfo = { id: number; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
 export type AuthenticatedKey = { id: number };
 
+/** The characters of a key shown in listings. */
+export function keyPrefix(key: string): string {
+  return key.slice(0, PREFIX_LENGTH);
+}
+
 function hashKey(key: string): string {
   return createHash("sha256").update(key).digest("hex");
 }
@@ -20,7 +25,7 @@ function hashKey(key: string): string {
 export async function createApiKey(name: string): Promise<{ info: ApiKeyInfo; key: string }> {
   const key = `ask_${randomBytes(24).toString("base64url")}`;
   const info = await db().apiKey.create({
-    data: { name, prefix: key.slice(0, PREFIX_LENGTH), hash: hashKey(key) },
+    data: { name, prefix: keyPrefix(key), hash: hashKey(key) },
     select: { id: true, name: true, prefix: true, createdAt: true, lastUsedAt: true, revokedAt: true },
   });
   return { info, key };

@@ -36,3 +36,15 @@ export async function seedDemoCatalogue(database: Database, provider: "sqlite" |
     return count;
   });
 }
+
+/**
+ * Restores the demo catalogue: deletes every pet and adds the demo pets again (with new ids). API keys
+ * and staff accounts are left alone. Returns how many pets were added.
+ */
+export async function resetDemoCatalogue(database: Database): Promise<number> {
+  return database.$transaction(async (tx) => {
+    await tx.pet.deleteMany();
+    const { count } = await tx.pet.createMany({ data: demoPets() });
+    return count;
+  });
+}

@@ -2,13 +2,14 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { parseJson } from "@/lib/api/json";
 import { call, rawCall, type Reply } from "./support/http";
-import { createKey, createTestDatabase, postgresAvailable, runScript, startServer, type Entry, type RunningServer, type TestDatabase } from "./support/harness";
+import { createKey, createStaff, createTestDatabase, postgresAvailable, runScript, startServer, type Entry, type RunningServer, type TestDatabase } from "./support/harness";
 
 // The whole /v1 contract over HTTP against the production build, on SQLite and on PostgreSQL, through
 // both entries that serve /v1: server.ts (what npm start runs) and Next's own `next start`.
 
 const INT64_MAX = "9223372036854775807";
 const INT64_MIN = "-9223372036854775808";
+const STAFF = { email: "api-tests@animal-store.example", password: "a staff member's password" };
 
 function assertError(reply: Reply, status: number, code: string, path?: string) {
   assert.equal(reply.status, status, reply.text);
@@ -40,7 +41,9 @@ for (const provider of providers) {
         database = await createTestDatabase(provider);
         await runScript("db-migrate.ts", [], database.url);
         key = await createKey(database.url);
-        server = await startServer(entry, database.url);
+        await createStaff(database.url, STAFF.email, STAFF.password);
+        // The admin app uses this key too, so a run never writes an admin key file for its database.
+        server = await startServer(entry, database.url, { ADMIN_API_KEY: key });
       });
 
       after(async () => {
@@ -66,6 +69,20 @@ for (const provider of providers) {
             }
           });
         }
+
+        test("a valid staff session cookie without a bearer key is a 401: /v1 never takes the cookie", async () => {
+          const signIn = await call(server.baseUrl, "POST", "/admin/api/session", { headers: { Origin: server.baseUrl }, body: STAFF });
+          assert.equal(signIn.status, 200, signIn.text);
+          const cookie = signIn.headers.get("set-cookie")!.split(";")[0];
+          assert.equal((await call(server.baseUrl, "GET", "/admin/api/pets", { headers: { Cookie: cookie } })).status, 200, "the session itself is valid");
+          for (const [method, path] of [["GET", "/v1/pets"], ["POST", "/v1/pets"], ["GET", "/v1/pets/1"]]) {
+            const reply = await call(server.baseUrl, method, path, {
+              headers: { Cookie: cookie, Origin: server.baseUrl },
+              body: method === "POST" ? { name: "x", categoryId: 1 } : undefined,
+            });
+            assertError(reply, 401, "unauthorized");
+          }
+        });
 
         test("the scheme is case-insensitive", async () => {
           for (const scheme of ["bearer", "BEARER", "BeArEr"]) {

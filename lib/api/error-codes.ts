@@ -20,3 +20,14 @@ export const errorCodes = {
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof errorCodes;
+
+// The codes only the admin app's own endpoints (/admin/api/…) answer, beside those above. They are kept
+// apart so that the /v1 contract and its OpenAPI document list exactly what /v1 answers.
+export const adminErrorCodes = {
+  session_required: { status: 401, message: "Sign in first: this needs a staff session." },
+  invalid_credentials: { status: 401, message: "Wrong email or password. Repeated failures lock an account for a while." },
+  cross_origin: { status: 403, message: "Refused: changes must come from the admin app's own pages (the Origin header does not match)." },
+  admin_key_refused: { status: 503, message: "The admin app's API key was refused; retry in a moment." },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type AdminErrorCode = keyof typeof adminErrorCodes;

@@ -56,13 +56,20 @@ export async function createTestDatabase(provider: "sqlite" | "postgresql"): Pro
   };
 }
 
-/** Runs a project script (scripts/*.ts) against a database; resolves with its stdout. */
-export async function runScript(script: string, args: string[], databaseUrl: string): Promise<string> {
-  const { stdout } = await run(process.execPath, [...tsxLoader, path.join(root, "scripts", script), ...args], {
+/** Runs a project script (scripts/*.ts) against a database, with `input` on its stdin; resolves with its stdout. */
+export async function runScript(script: string, args: string[], databaseUrl: string, input?: string): Promise<string> {
+  const running = run(process.execPath, [...tsxLoader, path.join(root, "scripts", script), ...args], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl },
   });
+  running.child.stdin?.end(input ?? "");
+  const { stdout } = await running;
   return stdout;
+}
+
+/** Creates a staff account with the staff tool, the password piped in as a user would. */
+export async function createStaff(databaseUrl: string, email: string, password: string): Promise<string> {
+  return runScript("staff.ts", ["create", email], databaseUrl, `${password}\n`);
 }
 
 /** Creates an API key with the key tool and returns the key it printed (alone on the last line). */

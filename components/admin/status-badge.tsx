@@ -1,0 +1,13 @@
+import type { PetStatus } from "@/lib/schemas/pet";
+
+const styles: Record<PetStatus, string> = {
+  available: "bg-emerald-100 text-emerald-800 ring-emerald-600/30",
+  pending: "bg-amber-100 text-amber-900 ring-amber-600/30",
+  sold: "bg-slate-200 text-slate-700 ring-slate-500/30",
+};
+
+/** A pet's status as a coloured badge; the word is always there, so colour is never the only signal. */
+export function StatusBadge({ status }: { status?: PetStatus }) {
+  if (!status) return <span className="text-sm text-slate-500 italic">no status</span>;
+  return <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${styles[status]}`}>{status}</span>;
+}

@@ -1,0 +1,93 @@
+import { expect, signIn, test } from "./support";
+
+test.describe("adding a pet", () => {
+  test.beforeEach(async ({ page }) => signIn(page));
+
+  test("a valid pet appears in the list without a page reload, and the form confirms it", async ({ page }) => {
+    await page.goto("/admin?status=pending&limit=100");
+    await page.evaluate(() => ((window as unknown as { stillThisPage: boolean }).stillThisPage = true));
+    const name = `Waffles ${Date.now()}`;
+    await page.getByLabel("Name").fill(name);
+    await page.getByLabel("Category id").fill("2");
+    await page.getByLabel("Status (optional)").selectOption("pending");
+    await page.getByRole("button", { name: "Add pet" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Added" })).toHaveText(new RegExp(`Added “${name}” with id \\d+\\.`));
+    const row = page.getByTestId("pet-row").filter({ hasText: name });
+    await expect(row).toBeVisible();
+    await expect(row.locator("td").nth(2)).toHaveText("2");
+    await expect(row.locator("td").nth(3)).toHaveText("pending");
+    expect(await page.evaluate(() => (window as unknown as { stillThisPage?: boolean }).stillThisPage)).toBe(true);
+    await expect(page.getByLabel("Name")).toHaveValue(""); // ready for the next one
+  });
+
+  test("invalid input shows the schema's messages next to the inputs, without a request", async ({ page }, testInfo) => {
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && request.url().includes("/admin/api/pets")) posts.push(request.url());
+    });
+    const submit = page.getByRole("button", { name: "Add pet" });
+
+    await submit.click();
+    await expect(page.locator("#name-error")).toHaveText("name must not be empty");
+    await expect(page.locator("#categoryId-error")).toHaveText("categoryId is required");
+    await expect(page.getByLabel("Name")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("Name")).toBeFocused();
+
+    await page.getByLabel("Name").fill("   ");
+    await page.getByLabel("Category id").fill("three");
+    await submit.click();
+    await expect(page.locator("#name-error")).toHaveText("name must not be empty");
+    await expect(page.locator("#categoryId-error")).toHaveText("categoryId must be an integer");
+
+    await page.getByLabel("Name").fill("x".repeat(201));
+    await page.getByLabel("Category id").fill("9223372036854775808");
+    await submit.click();
+    await expect(page.locator("#name-error")).toHaveText("name must be at most 200 characters");
+    await expect(page.locator("#categoryId-error")).toHaveText("categoryId must be at most 9223372036854775807");
+    await page.screenshot({ path: testInfo.outputPath("form-errors.png"), fullPage: true });
+    expect(posts).toEqual([]);
+  });
+
+  test("a refusal by the server shows the API's errors[] next to the right input", async ({ page }) => {
+    // The browser runs the API's own schema, so a page as served never sends what /v1 refuses. To see
+    // the server's refusal reach the form, the request is altered in flight — as an outdated page or a
+    // tampering client would send it — and then goes to the real server, which refuses it.
+    await page.route("**/admin/api/pets", async (route) => {
+      if (route.request().method() !== "POST") return route.continue();
+      const body = route.request().postData()!.replace(/"categoryId":\d+/, '"categoryId":9223372036854775808');
+      await route.continue({ postData: body });
+    });
+    const answer = page.waitForResponse((response) => response.request().method() === "POST" && response.url().endsWith("/admin/api/pets"));
+    await page.getByLabel("Name").fill("Tampered");
+    await page.getByLabel("Category id").fill("1");
+    await page.getByRole("button", { name: "Add pet" }).click();
+    const response = await answer;
+    expect(response.status()).toBe(400);
+    expect((await response.json()).errors).toEqual([{ path: "categoryId", message: "categoryId must be at most 9223372036854775807" }]);
+    await expect(page.locator("#categoryId-error")).toHaveText("categoryId must be at most 9223372036854775807");
+    await expect(page.getByLabel("Category id")).toHaveAttribute("aria-invalid", "true");
+    await expect(page.locator("#name-error")).toHaveCount(0);
+    await expect(page.getByTestId("form-request-id")).toHaveText(response.headers()["x-request-id"]);
+  });
+
+  test("a hostile name is shown as text, never as markup", async ({ page }) => {
+    const dialogs: string[] = [];
+    page.on("dialog", async (dialog) => {
+      dialogs.push(dialog.message());
+      await dialog.dismiss();
+    });
+    const hostile = "<img src=x onerror=alert(1)>";
+    await page.goto("/admin?status=sold&limit=100");
+    await page.getByLabel("Name").fill(hostile);
+    await page.getByLabel("Category id").fill("1");
+    await page.getByLabel("Status (optional)").selectOption("sold");
+    await page.getByRole("button", { name: "Add pet" }).click();
+    const cell = page.getByTestId("pet-row").locator("td:nth-child(2)").filter({ hasText: hostile });
+    await expect(cell).toHaveText(hostile);
+    await expect(page.getByRole("status").filter({ hasText: "Added" })).toContainText(hostile);
+    await page.reload();
+    await expect(page.getByTestId("pet-row").locator("td:nth-child(2)").filter({ hasText: hostile })).toHaveText(hostile);
+    expect(await page.locator("main img").count()).toBe(0);
+    expect(dialogs).toEqual([]);
+  });
+});

@@ -1,0 +1,88 @@
+import { expect, shownIds, shownStatuses, signIn, test } from "./support";
+
+test.describe("the catalogue", () => {
+  test.beforeEach(async ({ page }) => signIn(page));
+
+  test("each status filter shows only that status and changes the URL", async ({ page }, testInfo) => {
+    for (const status of ["available", "pending", "sold"]) {
+      await page.getByRole("navigation", { name: "Filter by status" }).getByRole("link", { name: status }).click();
+      await expect(page).toHaveURL(new RegExp(`[?&]status=${status}(&|$)`));
+      await expect(page.getByRole("link", { name: status })).toHaveAttribute("aria-current", "page");
+      await expect.poll(async () => new Set(await shownStatuses(page))).toEqual(new Set([status]));
+      if (status === "sold") await page.screenshot({ path: testInfo.outputPath("filtered-sold.png"), fullPage: true });
+    }
+    await page.getByRole("link", { name: "all", exact: true }).click();
+    await expect(page).not.toHaveURL(/status=/);
+    await expect.poll(async () => new Set(await shownStatuses(page)).size).toBeGreaterThan(1);
+  });
+
+  test("reload keeps the filter and the page size", async ({ page }) => {
+    await page.getByRole("link", { name: "pending" }).click();
+    await page.getByLabel("Pets per page").selectOption("50");
+    await expect(page).toHaveURL(/status=pending&limit=50/);
+    await page.reload();
+    await expect(page).toHaveURL(/status=pending&limit=50/);
+    await expect(page.getByLabel("Pets per page")).toHaveValue("50");
+    await expect(page.getByRole("link", { name: "pending" })).toHaveAttribute("aria-current", "page");
+    await expect.poll(async () => new Set(await shownStatuses(page))).toEqual(new Set(["pending"]));
+  });
+
+  test("paging forward and back follows the cursor, and the page survives a reload", async ({ page }) => {
+    const first = await shownIds(page);
+    expect(first).toHaveLength(20);
+    await page.getByRole("link", { name: "Next" }).click();
+    await expect(page).toHaveURL(/cursors=/);
+    await expect(page.getByText("Page 2")).toBeVisible();
+    await expect.poll(async () => (await shownIds(page))[0]).toBeGreaterThan(first[first.length - 1]);
+    const second = await shownIds(page);
+
+    await page.reload();
+    await expect(page.getByText("Page 2")).toBeVisible();
+    await expect.poll(() => shownIds(page)).toEqual(second);
+
+    await page.getByRole("link", { name: "Previous" }).click();
+    await expect(page).not.toHaveURL(/cursors=/);
+    await expect.poll(() => shownIds(page)).toEqual(first);
+  });
+
+  test("the page on screen stays while the next one loads", async ({ page }) => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/admin\/api\/pets\?.*cursor=/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    const first = await shownIds(page);
+    await page.getByRole("link", { name: "Next" }).click();
+    await expect(page.getByText("Loading…")).toBeVisible();
+    expect(await shownIds(page)).toEqual(first); // still the first page, not a blank table
+    release();
+    await expect(page.getByText("Page 2")).toBeVisible();
+    await expect.poll(async () => (await shownIds(page))[0]).toBeGreaterThan(first[first.length - 1]);
+  });
+
+  test("a first load shows skeletons, and an empty page says so", async ({ page }) => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/\/admin\/api\/pets\?/, async (route) => {
+      await held;
+      // The empty state needs an empty answer; every status has pets in the demo catalogue.
+      await route.fulfill({ status: 200, contentType: "application/json", body: "[]" });
+    });
+    await page.goto("/admin?status=sold&limit=100");
+    await expect(page.getByTestId("skeleton")).toBeVisible();
+    release();
+    await expect(page.getByTestId("empty-state")).toHaveText(/No sold pets/);
+  });
+
+  test("a refused request shows the error state with its request id", async ({ page }) => {
+    // A cursor the API never issued: the real /v1 refuses it with a 400.
+    const answer = page.waitForResponse(/\/admin\/api\/pets\?/);
+    await page.goto("/admin?limit=20&cursors=bm90LWEtY3Vyc29y");
+    const requestId = (await answer).headers()["x-request-id"];
+    const alert = page.getByRole("alert").filter({ hasText: "could not be loaded" });
+    await expect(alert).toContainText("could not be loaded");
+    await expect(alert).toContainText("cursor is not one this API issued");
+    await expect(page.getByTestId("request-id")).toHaveText(requestId);
+  });
+});

@@ -1,0 +1,20 @@
+import { chromiumAvailable, CHROMIUM } from "../playwright.config";
+import { createStaff, createTestDatabase, startServer } from "../tests/support/harness";
+import { E2E_STAFF } from "./staff-account";
+
+// Starts the production server (server.ts, as `npm start` runs it) on 127.0.0.1, a free port and a
+// fresh SQLite file, with the demo catalogue and one staff account created by the staff tool. The
+// specs read where it is from the environment; global-teardown.ts stops it by its pid.
+
+export default async function globalSetup(): Promise<void> {
+  if (!chromiumAvailable) {
+    console.warn(`\n*** Chromium is missing at ${CHROMIUM}: the browser tests are SKIPPED (apt-get install -y chromium). ***\n`);
+    return;
+  }
+  const database = await createTestDatabase("sqlite");
+  await createStaff(database.url, E2E_STAFF.email, E2E_STAFF.password);
+  const server = await startServer("custom", database.url, { DEMO_SEED: "on" });
+  process.env.E2E_BASE_URL = server.baseUrl;
+  process.env.E2E_SERVER_PID = String(server.pid);
+  process.env.E2E_DATABASE_DIR = database.url.replace(/^file:/, "").replace(/\/[^/]+$/, "");
+}

@@ -1,0 +1,103 @@
+import { adminApiKey, expect, signIn, test } from "./support";
+
+test.describe("what reaches the browser", () => {
+  test("the admin API key never appears in any response, header, script or cookie of a session", async ({ page, context }) => {
+    const key = adminApiKey();
+    const secret = key.slice("ask_".length);
+    expect(key).toMatch(/^ask_[A-Za-z0-9_-]{32}$/);
+    const seen: { url: string; type: string; text: string }[] = [];
+    const pending: Promise<void>[] = [];
+    page.on("response", (response) => {
+      pending.push(
+        (async () => {
+          const headers = JSON.stringify(await response.allHeaders());
+          let body = "";
+          // A redirect has no body to read.
+          if (response.status() < 300 || response.status() >= 400) body = (await response.body().catch(() => Buffer.alloc(0))).toString("utf8");
+          seen.push({ url: response.url(), type: response.request().resourceType(), text: `${headers}\n${body}` });
+        })(),
+      );
+    });
+
+    // A whole session: sign in, browse, filter, page, add, fail to add, reload, sign out.
+    await signIn(page);
+    await page.getByRole("link", { name: "sold" }).click();
+    await page.getByRole("link", { name: "all", exact: true }).click();
+    await page.getByRole("link", { name: "Next" }).click();
+    await expect(page.getByText("Page 2")).toBeVisible();
+    await page.getByLabel("Name").fill("Key Watch");
+    await page.getByLabel("Category id").fill("3");
+    await page.getByRole("button", { name: "Add pet" }).click();
+    await expect(page.getByRole("status").filter({ hasText: "Added" })).toBeVisible();
+    await page.getByLabel("Category id").fill("x");
+    await page.getByRole("button", { name: "Add pet" }).click();
+    await page.reload();
+    await expect(page.getByTestId("pet-row").first()).toBeVisible();
+    const cookies = JSON.stringify(await context.cookies());
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/sign-in$/);
+    await page.waitForLoadState("networkidle");
+    await Promise.all(pending);
+
+    expect(seen.filter((entry) => entry.type === "script").length, "the JS bundles were recorded").toBeGreaterThan(3);
+    expect(seen.some((entry) => entry.url.includes("/admin/api/pets"))).toBe(true);
+    // Every call goes through the admin endpoints: none to /v1 (so none to the deprecated getPet).
+    expect(seen.filter((entry) => new URL(entry.url).pathname.startsWith("/v1")).map((entry) => entry.url)).toEqual([]);
+    for (const entry of seen) {
+      expect(entry.text.includes(secret), `the key's secret in ${entry.url}`).toBe(false);
+    }
+    expect(cookies.includes(secret)).toBe(false);
+    expect(await page.content()).not.toContain(secret);
+  });
+
+  test("keyboard alone: filter and add with visible focus", async ({ page }) => {
+    await signIn(page);
+    /** Presses Tab until `name` (an accessible name) has the focus; fails if it is never reached. */
+    const tabTo = async (name: string) => {
+      for (let presses = 0; presses < 40; presses++) {
+        await page.keyboard.press("Tab");
+        const focused = await page.evaluate(() => {
+          const element = document.activeElement as HTMLInputElement | null;
+          return element?.labels?.[0]?.textContent?.trim() ?? element?.textContent?.trim() ?? "";
+        });
+        if (focused.startsWith(name)) return;
+      }
+      throw new Error(`${name} is not reachable with Tab`);
+    };
+
+    await tabTo("pending");
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+    expect(outline, "the focused link shows an outline").not.toBe("none");
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/status=pending/);
+
+    await tabTo("Name");
+    await page.keyboard.type("Keyboard Kitty");
+    await page.keyboard.press("Tab");
+    await expect(page.getByLabel("Category id")).toBeFocused();
+    await page.keyboard.type("2");
+    await tabTo("Add pet");
+    await page.keyboard.press("Enter");
+    await expect(page.getByRole("status").filter({ hasText: "Added" })).toContainText("Keyboard Kitty");
+  });
+});
+
+test.describe("at phone width", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("the catalogue, the filter and the form fit and work on a 390 px screen", async ({ page }, testInfo) => {
+    await signIn(page);
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await page.getByRole("link", { name: "sold" }).tap();
+    await expect(page).toHaveURL(/status=sold/);
+    await expect.poll(async () => new Set(await page.getByTestId("pet-row").locator("td:nth-child(4)").allInnerTexts())).toEqual(new Set(["sold"]));
+    await page.getByLabel("Name").fill("Pocket Hamster");
+    await page.getByLabel("Category id").fill("6");
+    await page.getByLabel("Status (optional)").selectOption("sold");
+    await page.getByRole("button", { name: "Add pet" }).tap();
+    await expect(page.getByTestId("pet-row").filter({ hasText: "Pocket Hamster" })).toBeVisible();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: testInfo.outputPath("phone.png"), fullPage: true });
+  });
+});

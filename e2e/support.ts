@@ -1,0 +1,48 @@
+import fs from "node:fs";
+import path from "node:path";
+import { expect, test as base, type Page } from "@playwright/test";
+import { CHROMIUM, chromiumAvailable } from "../playwright.config";
+import { E2E_STAFF } from "./staff-account";
+
+// What the specs share: the staff account global-setup.ts creates, the server's address, signing in.
+
+export { E2E_STAFF };
+
+/** The admin app's API key, as the server stored it beside its database. */
+export function adminApiKey(): string {
+  return fs.readFileSync(path.join(process.env.E2E_DATABASE_DIR!, "admin-api-key"), "utf8").trim();
+}
+
+export const test = base.extend<{ requireChromium: void }>({
+  // Runs before every other fixture, so without Chromium no browser is launched: the test is skipped
+  // (global-setup.ts has said so loudly; in CI the config fails instead).
+  requireChromium: [
+    async ({}, use, testInfo) => {
+      testInfo.skip(!chromiumAvailable, `Chromium is missing at ${CHROMIUM}`);
+      await use();
+    },
+    { auto: true },
+  ],
+  baseURL: async ({}, use) => use(process.env.E2E_BASE_URL),
+});
+
+export { expect };
+
+export async function signIn(page: Page, target = "/admin"): Promise<void> {
+  await page.goto(target);
+  await expect(page).toHaveURL(/\/sign-in\?next=/);
+  await page.getByLabel("Email").fill(E2E_STAFF.email);
+  await page.getByLabel("Password").fill(E2E_STAFF.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL((url) => url.pathname === "/admin");
+  await expect(page.getByTestId("pet-row").first()).toBeVisible();
+}
+
+/** The statuses shown in the table, one per row. */
+export async function shownStatuses(page: Page): Promise<string[]> {
+  return page.getByTestId("pet-row").locator("td:nth-child(4)").allInnerTexts();
+}
+
+export async function shownIds(page: Page): Promise<bigint[]> {
+  return (await page.getByTestId("pet-row").locator("td:nth-child(1)").allInnerTexts()).map((id) => BigInt(id.trim()));
+}

@@ -1,0 +1,37 @@
+import fs from "node:fs";
+import { defineConfig } from "@playwright/test";
+
+// The browser tests: Debian's Chromium (Playwright cannot download its own here), against the
+// production build served by server.ts on a fresh SQLite database (e2e/global-setup.ts). `npm test`
+// builds first and runs this; see scripts/test.ts.
+
+export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+export const chromiumAvailable = fs.existsSync(CHROMIUM);
+if (!chromiumAvailable && process.env.CI) {
+  throw new Error(`The browser tests need Chromium at ${CHROMIUM} in CI: apt-get install -y chromium`);
+}
+
+export default defineConfig({
+  testDir: "e2e",
+  outputDir: "test-results",
+  globalSetup: "./e2e/global-setup.ts",
+  globalTeardown: "./e2e/global-teardown.ts",
+  // One server and one database for the run; the specs change the catalogue, so they run one at a time.
+  workers: 1,
+  fullyParallel: false,
+  forbidOnly: Boolean(process.env.CI),
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  // scripts/test.ts reads the totals from the JSON report, at the path it gives in PLAYWRIGHT_JSON_OUTPUT_NAME.
+  reporter: [["list"], ["json", { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? "test-results/playwright.json" }]],
+  use: {
+    browserName: "chromium",
+    launchOptions: {
+      executablePath: CHROMIUM,
+      // Without the networking flags Chromium tries to reach hosts this machine cannot.
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+    },
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+});

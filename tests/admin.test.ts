@@ -1,0 +1,341 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { call, type Reply } from "./support/http";
+import { createKey, createStaff, createTestDatabase, runScript, startServer, type RunningServer, type TestDatabase } from "./support/harness";
+
+// The admin app's server side over real HTTP against the production server (server.ts) on a fresh
+// SQLite file: first start, the staff tool, sign-in, the session and Origin checks of every admin
+// endpoint, the pass-through to /v1, sign-out, the admin key's life, db:reset-demo.
+
+const DEMO_EMAIL = "demo@animal-store.example";
+const COOKIE = "animal_store_session";
+
+type Failure = Error & { code?: number; stderr?: string };
+
+async function refused(work: Promise<unknown>): Promise<Failure> {
+  try {
+    await work;
+  } catch (error) {
+    return error as Failure;
+  }
+  assert.fail("expected the command to fail");
+}
+
+function assertAdminError(reply: Reply, status: number, code: string) {
+  assert.equal(reply.status, status, reply.text);
+  assert.match(reply.headers.get("content-type") ?? "", /^application\/json/);
+  assert.equal(reply.body.code, code, reply.text);
+  assert.equal(reply.body.status, BigInt(status));
+  assert.ok(reply.headers.get("x-request-id"));
+  assert.equal(reply.headers.get("cache-control"), "no-store");
+}
+
+describe("the admin app over HTTP (server.ts, SQLite)", () => {
+  let database: TestDatabase;
+  let server: RunningServer;
+  let demoPassword: string;
+  let session: string;
+  const keyFile = () => path.join(path.dirname(database.url.slice("file:".length)), "admin-api-key");
+  const adminKey = () => fs.readFileSync(keyFile(), "utf8").trim();
+  const origin = () => server.baseUrl;
+  const admin = (method: string, target: string, options: { cookie?: string; origin?: string | null; body?: unknown; headers?: Record<string, string> } = {}) => {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.cookie) headers.Cookie = `${COOKIE}=${options.cookie}`;
+    const sentOrigin = options.origin === undefined ? (method === "GET" ? null : origin()) : options.origin;
+    if (sentOrigin) headers.Origin ??= sentOrigin;
+    return call(server.baseUrl, method, target, { headers, body: options.body });
+  };
+  const signIn = async (email: string, password: string, headers: Record<string, string> = {}) =>
+    admin("POST", "/admin/api/session", { body: { email, password }, headers });
+  const tokenOf = (reply: Reply) => new RegExp(`^${COOKIE}=([^;]*)`).exec(reply.headers.get("set-cookie") ?? "")?.[1];
+
+  before(async () => {
+    database = await createTestDatabase("sqlite");
+    server = await startServer("custom", database.url, { DEMO_SEED: "on" });
+    demoPassword = /password: (\S+)/.exec(server.logs())?.[1] ?? "";
+  });
+
+  after(async () => {
+    await server?.stop();
+    await database?.drop();
+  });
+
+  describe("first start", () => {
+    test("prints the demo staff credentials, once, and they sign in", async () => {
+      assert.match(server.logs(), new RegExp(`email: +${DEMO_EMAIL}`));
+      assert.ok(demoPassword.length >= 12);
+      const reply = await signIn(DEMO_EMAIL, demoPassword);
+      assert.equal(reply.status, 200, reply.text);
+      assert.equal(reply.text, `{"email":"${DEMO_EMAIL}"}`);
+      session = tokenOf(reply)!;
+      assert.match(session, /^[A-Za-z0-9_-]{43}$/);
+    });
+
+    test("keeps the admin API key in a file only its owner can read, listed like any other key", async () => {
+      assert.equal(fs.statSync(keyFile()).mode & 0o777, 0o600);
+      assert.match(adminKey(), /^ask_[A-Za-z0-9_-]{32}$/);
+      const listing = await runScript("key.ts", ["list"], database.url);
+      assert.match(listing, new RegExp(`admin app \\(${os.hostname()}\\) +${adminKey().slice(0, 12)} .*active`));
+      assert.ok(!server.logs().includes(adminKey()), "the key is never logged");
+    });
+  });
+
+  describe("without a session", () => {
+    test("every admin data endpoint answers 401 JSON", async () => {
+      for (const cookie of [undefined, "garbage", "A".repeat(43)]) {
+        assertAdminError(await admin("GET", "/admin/api/pets", { cookie }), 401, "session_required");
+        assertAdminError(await admin("GET", "/admin/api/pets?status=sold&limit=5", { cookie }), 401, "session_required");
+        assertAdminError(await admin("POST", "/admin/api/pets", { cookie, body: { name: "Sneaky", categoryId: 1 } }), 401, "session_required");
+      }
+    });
+
+    test("every admin page redirects to /sign-in, which returns to it afterwards", async () => {
+      for (const target of ["/admin", "/admin?status=sold&limit=50"]) {
+        const reply = await call(server.baseUrl, "GET", target, { headers: { Cookie: `${COOKIE}=garbage` } });
+        assert.equal(reply.status, 307, target);
+        assert.equal(reply.headers.get("location"), `/sign-in?next=${encodeURIComponent(target)}`);
+      }
+    });
+
+    test("a wrong password and an unknown email get the same answer", async () => {
+      const wrong = await signIn(DEMO_EMAIL, "not the password");
+      const unknown = await signIn("nobody@animal-store.example", demoPassword);
+      assertAdminError(wrong, 401, "invalid_credentials");
+      assert.equal(unknown.text, wrong.text);
+      assert.equal(unknown.headers.get("set-cookie"), null);
+    });
+
+    test("a malformed sign-in body is a 400 naming the member", async () => {
+      const reply = await admin("POST", "/admin/api/session", { body: { email: DEMO_EMAIL } });
+      assertAdminError(reply, 400, "invalid_body");
+      assert.deepEqual(reply.body.errors, [{ path: "password", message: "password is required" }]);
+    });
+  });
+
+  describe("Origin", () => {
+    test("sign-in from another origin, or without one, is a 403 before the password is looked at", async () => {
+      for (const sent of [null, "http://evil.example", server.baseUrl.replace("127.0.0.1", "localhost"), "null"]) {
+        const reply = await admin("POST", "/admin/api/session", { origin: sent, body: { email: DEMO_EMAIL, password: demoPassword } });
+        assertAdminError(reply, 403, "cross_origin");
+        assert.equal(reply.headers.get("set-cookie"), null);
+      }
+    });
+
+    test("a write with a valid session from another origin is a 403 and creates nothing", async () => {
+      const before = await call(server.baseUrl, "GET", "/v1/pets?limit=100&status=pending", { key: adminKey() });
+      for (const sent of [null, "http://evil.example", "https://127.0.0.1"]) {
+        assertAdminError(await admin("POST", "/admin/api/pets", { cookie: session, origin: sent, body: { name: "Forged", categoryId: 1, status: "pending" } }), 403, "cross_origin");
+        assertAdminError(await admin("DELETE", "/admin/api/session", { cookie: session, origin: sent }), 403, "cross_origin");
+      }
+      const afterwards = await call(server.baseUrl, "GET", "/v1/pets?limit=100&status=pending", { key: adminKey() });
+      assert.equal(afterwards.text, before.text);
+    });
+  });
+
+  describe("with a session", () => {
+    test("the cookie is httpOnly, SameSite=Lax, scoped to /admin, and Secure when the browser came over HTTPS", async () => {
+      const plain = await signIn(DEMO_EMAIL, demoPassword);
+      assert.match(plain.headers.get("set-cookie")!, new RegExp(`^${COOKIE}=[A-Za-z0-9_-]{43}; Path=/admin; HttpOnly; SameSite=Lax; Max-Age=43200$`));
+      const host = new URL(server.baseUrl).host;
+      const behindTls = await signIn(DEMO_EMAIL, demoPassword, { "X-Forwarded-Proto": "https", Origin: `https://${host}` });
+      assert.equal(behindTls.status, 200, behindTls.text);
+      assert.match(behindTls.headers.get("set-cookie")!, /; Secure$/);
+    });
+
+    test("GET /admin/api/pets answers exactly what /v1 answers, with the next cursor", async () => {
+      for (const query of ["limit=5", "limit=3&status=sold", "limit=100"]) {
+        const viaAdmin = await admin("GET", `/admin/api/pets?${query}`, { cookie: session });
+        const viaV1 = await call(server.baseUrl, "GET", `/v1/pets?${query}`, { key: adminKey() });
+        assert.equal(viaAdmin.status, 200);
+        assert.equal(viaAdmin.text, viaV1.text, query);
+        const link = viaV1.headers.get("link");
+        assert.equal(viaAdmin.headers.get("x-next-cursor"), link ? new URL(/<([^>]+)>/.exec(link)![1], server.baseUrl).searchParams.get("cursor") : null);
+        assert.equal(viaAdmin.headers.get("link"), null);
+      }
+      const next = await admin("GET", "/admin/api/pets?limit=5", { cookie: session });
+      const page2 = await admin("GET", `/admin/api/pets?limit=5&cursor=${next.headers.get("x-next-cursor")}`, { cookie: session });
+      assert.equal(page2.body[0].id, next.body[4].id + 1n);
+    });
+
+    test("a refused query carries /v1's own error and the request id", async () => {
+      for (const query of ["limit=0", "status=lost", "cursor=garbage", "stauts=sold", "limit=5&limit=6"]) {
+        const viaAdmin = await admin("GET", `/admin/api/pets?${query}`, { cookie: session, headers: { "X-Request-Id": "admin-test-1" } });
+        const viaV1 = await call(server.baseUrl, "GET", `/v1/pets?${query}`, { key: adminKey() });
+        assert.equal(viaAdmin.status, 400);
+        assert.equal(viaAdmin.text, viaV1.text, query);
+        assert.equal(viaAdmin.headers.get("x-request-id"), "admin-test-1");
+      }
+    });
+
+    test("POST /admin/api/pets creates through /v1: same body, same refusals", async () => {
+      const created = await admin("POST", "/admin/api/pets", { cookie: session, body: '{"name":"Admin Rex","categoryId":9223372036854775807,"status":"pending"}' });
+      assert.equal(created.status, 201, created.text);
+      assert.equal(created.text, `{"id":${created.body.id},"name":"Admin Rex","categoryId":9223372036854775807,"status":"pending"}`);
+      assert.equal((await call(server.baseUrl, "GET", `/v1/pets/${created.body.id}`, { key: adminKey() })).text, created.text);
+
+      const cases: [unknown, string, number, string][] = [
+        ['{"name":"","categoryId":9223372036854775808}', "application/json", 400, "invalid_body"],
+        ['{"name":"Rex","categoryId":1,"id":7}', "application/json", 400, "invalid_body"],
+        ["{not json", "application/json", 400, "invalid_json"],
+        ['{"name":"Rex","categoryId":1}', "text/plain", 415, "unsupported_media_type"],
+        [JSON.stringify({ name: "x".repeat(17 * 1024), categoryId: 1 }), "application/json", 413, "payload_too_large"],
+      ];
+      for (const [body, type, status, code] of cases) {
+        const viaAdmin = await admin("POST", "/admin/api/pets", { cookie: session, body, headers: { "Content-Type": type } });
+        const viaV1 = await call(server.baseUrl, "POST", "/v1/pets", { key: adminKey(), body, headers: { "Content-Type": type } });
+        assertAdminError(viaAdmin, status, code);
+        assert.equal(viaAdmin.text, viaV1.text);
+      }
+    });
+
+    test("no admin response carries the admin key", async () => {
+      const key = adminKey();
+      const replies = [
+        await admin("GET", "/admin/api/pets?limit=100", { cookie: session }),
+        await admin("GET", "/admin/api/pets?limit=0", { cookie: session }),
+        await admin("POST", "/admin/api/pets", { cookie: session, body: { name: "Keyless", categoryId: 1 } }),
+        await admin("POST", "/admin/api/pets", { cookie: session, body: { name: "" } }),
+        await call(server.baseUrl, "GET", "/admin", { headers: { Cookie: `${COOKIE}=${session}` } }),
+        await signIn(DEMO_EMAIL, demoPassword),
+      ];
+      for (const reply of replies) {
+        assert.ok(!reply.text.includes(key.slice(4)), reply.text.slice(0, 80));
+        assert.ok(![...reply.headers.values()].some((value) => value.includes(key.slice(4))));
+      }
+    });
+  });
+
+  describe("signing out", () => {
+    test("deletes the session on the server: the same cookie is refused from then on", async () => {
+      const token = tokenOf(await signIn(DEMO_EMAIL, demoPassword))!;
+      assert.equal((await admin("GET", "/admin/api/pets", { cookie: token })).status, 200);
+      const out = await admin("DELETE", "/admin/api/session", { cookie: token });
+      assert.equal(out.status, 204);
+      assert.match(out.headers.get("set-cookie")!, new RegExp(`^${COOKIE}=; Path=/admin; HttpOnly; SameSite=Lax; Max-Age=0`));
+      assertAdminError(await admin("GET", "/admin/api/pets", { cookie: token }), 401, "session_required");
+      assertAdminError(await admin("POST", "/admin/api/pets", { cookie: token, body: { name: "Late", categoryId: 1 } }), 401, "session_required");
+      assert.equal((await call(server.baseUrl, "GET", "/admin", { headers: { Cookie: `${COOKIE}=${token}` } })).status, 307);
+      assert.equal((await admin("GET", "/admin/api/pets", { cookie: session })).status, 200, "other sessions live on");
+    });
+  });
+
+  describe("the admin key's life", () => {
+    test("a revoked admin key is refused once (503), then replaced by a new one", async () => {
+      const old = adminKey();
+      await runScript("key.ts", ["revoke", old.slice(0, 12)], database.url);
+      assertAdminError(await admin("GET", "/admin/api/pets", { cookie: session }), 503, "admin_key_refused");
+      assert.equal((await admin("GET", "/admin/api/pets", { cookie: session })).status, 200);
+      assert.notEqual(adminKey(), old);
+      const listing = await runScript("key.ts", ["list"], database.url);
+      assert.match(listing, new RegExp(`${old.slice(0, 12)} .*revoked`));
+      assert.match(listing, new RegExp(`${adminKey().slice(0, 12)} .*active`));
+    });
+
+    test("a restart reuses the stored key and prints no credentials again", async () => {
+      const key = adminKey();
+      await server.stop();
+      server = await startServer("custom", database.url, { DEMO_SEED: "on" });
+      assert.doesNotMatch(server.logs(), /password:/);
+      assert.doesNotMatch(server.logs(), /admin app API key (created|replaced)/);
+      assert.equal(adminKey(), key);
+      assert.equal((await admin("GET", "/admin/api/pets", { cookie: session })).status, 200, "sessions survive a restart");
+    });
+  });
+
+  describe("npm run db:reset-demo", () => {
+    test("restores the demo catalogue and keeps keys, staff and sessions", async () => {
+      const keysBefore = await runScript("key.ts", ["list"], database.url);
+      const output = await runScript("db-reset-demo.ts", [], database.url);
+      assert.match(output, /34 demo pets added/);
+      const pets = await call(server.baseUrl, "GET", "/v1/pets?limit=100", { key: adminKey() });
+      assert.equal(pets.body.length, 34);
+      assert.ok(!pets.text.includes("Admin Rex"));
+      assert.equal(await runScript("key.ts", ["list"], database.url), keysBefore);
+      assert.equal((await admin("GET", "/admin/api/pets", { cookie: session })).status, 200);
+    });
+  });
+});
+
+describe("ADMIN_API_KEY", () => {
+  test("a key this database does not know stops the app with one line", async () => {
+    const database = await createTestDatabase("sqlite");
+    try {
+      const failure = await refused(startServer("custom", database.url, { ADMIN_API_KEY: `ask_${"A".repeat(32)}` }));
+      const lines = failure.message.split("\n").filter((line) => line.includes("ADMIN_API_KEY"));
+      assert.equal(lines.length, 1, failure.message);
+      assert.match(lines[0], /^Invalid configuration: ADMIN_API_KEY is not an active API key/);
+      assert.doesNotMatch(failure.message, /\n\s+at /, "no stack trace");
+    } finally {
+      await database.drop();
+    }
+  });
+
+  test("a valid one is used instead of creating a key, and no key file is written", async () => {
+    const database = await createTestDatabase("sqlite");
+    let server: RunningServer | undefined;
+    try {
+      const key = await createKey(database.url, "configured admin key");
+      await createStaff(database.url, "ops@animal-store.example", "a long enough password");
+      server = await startServer("custom", database.url, { ADMIN_API_KEY: key });
+      assert.ok(!fs.existsSync(path.join(path.dirname(database.url.slice(5)), "admin-api-key")));
+      const signIn = await call(server.baseUrl, "POST", "/admin/api/session", { headers: { Origin: server.baseUrl }, body: { email: "ops@animal-store.example", password: "a long enough password" } });
+      const cookie = signIn.headers.get("set-cookie")!.split(";")[0];
+      assert.equal((await call(server.baseUrl, "GET", "/admin/api/pets", { headers: { Cookie: cookie } })).status, 200);
+      assert.doesNotMatch(await runScript("key.ts", ["list"], database.url), /admin app \(/);
+    } finally {
+      await server?.stop();
+      await database.drop();
+    }
+  });
+});
+
+describe("npm run staff", () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase("sqlite");
+  });
+  after(async () => database?.drop());
+
+  test("create reads the password from piped stdin; list shows the account", async () => {
+    const output = await createStaff(database.url, "Alice@Animal-Store.example", "correct horse battery");
+    assert.match(output, /Created staff account \d+ for alice@animal-store\.example/);
+    assert.ok(!output.includes("correct horse battery"));
+    assert.match(await runScript("staff.ts", ["list"], database.url), /alice@animal-store\.example +\S+ +active +0/);
+  });
+
+  const refusals: [string, string[], string | undefined, RegExp][] = [
+    ["a short password", ["create", "bob@animal-store.example"], "short\n", /password must be at least 12 characters/],
+    ["no password at all", ["create", "bob@animal-store.example"], "", /No password on standard input/],
+    ["an existing email, in any case", ["create", "ALICE@animal-store.example"], "another long password\n", /already exists/],
+    ["an email that is not one", ["create", "bob"], "another long password\n", /not an email address/],
+    ["an unknown command", ["delete", "alice@animal-store.example"], undefined, /^usage: npm run staff/],
+    ["disable of an unknown email", ["disable", "nobody@animal-store.example"], undefined, /No staff account has the email/],
+  ];
+  for (const [name, args, input, message] of refusals) {
+    test(`refuses ${name} with exit code 2 and one line`, async () => {
+      const failure = await refused(runScript("staff.ts", args, database.url, input));
+      assert.equal(failure.code, 2);
+      assert.match(failure.stderr!.trim(), message);
+      assert.equal(failure.stderr!.trim().split("\n").length, 1, failure.stderr);
+    });
+  }
+
+  test("disable ends the account's sessions and refuses its sign-in", async () => {
+    await createStaff(database.url, "carol@animal-store.example", "carol's long password");
+    const server = await startServer("custom", database.url);
+    try {
+      const signIn = () => call(server.baseUrl, "POST", "/admin/api/session", { headers: { Origin: server.baseUrl }, body: { email: "carol@animal-store.example", password: "carol's long password" } });
+      const cookie = (await signIn()).headers.get("set-cookie")!.split(";")[0];
+      assert.equal((await call(server.baseUrl, "GET", "/admin/api/pets", { headers: { Cookie: cookie } })).status, 200);
+      assert.match(await runScript("staff.ts", ["disable", "carol@animal-store.example"], database.url), /1 session\(s\) ended/);
+      assert.equal((await call(server.baseUrl, "GET", "/admin/api/pets", { headers: { Cookie: cookie } })).status, 401);
+      assert.equal((await signIn()).status, 401);
+      assert.match(await runScript("staff.ts", ["list"], database.url), /carol@animal-store\.example +\S+ +disabled/);
+    } finally {
+      await server.stop();
+    }
+  });
+});
