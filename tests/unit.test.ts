@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { parseJson, stringifyJson } from "@/lib/api/json";
 import { fieldErrors } from "@/lib/api/validation";
+import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { ConfigError, readConfig } from "@/lib/config";
 import { INT64_MAX, INT64_MIN, listPetsQuerySchema, newPetSchema, petIdSchema } from "@/lib/schemas/pet";
 
@@ -110,4 +111,19 @@ describe("configuration", () => {
       assert.throws(() => readConfig(env), (error: Error) => error instanceof ConfigError && message.test(error.message) && !error.message.includes("\n"));
     });
   }
+});
+
+describe("database outage detection", () => {
+  test("recognises Prisma's and the drivers' ways of saying the database is away", () => {
+    const unavailable: unknown[] = [
+      { code: "P1001" },
+      { code: "P2010", meta: { driverAdapterError: { name: "DriverAdapterError", cause: { kind: "DatabaseNotReachable" } } } },
+      { name: "PrismaClientInitializationError" },
+      { cause: { code: "ECONNREFUSED" } },
+      { message: "Connection terminated unexpectedly" },
+      { code: "SQLITE_BUSY" },
+    ];
+    for (const error of unavailable) assert.equal(isDatabaseUnavailable(error), true, JSON.stringify(error));
+    for (const error of [new Error("boom"), { code: "P2002" }, null, "text"]) assert.equal(isDatabaseUnavailable(error), false, JSON.stringify(error));
+  });
 });

@@ -13,14 +13,21 @@ const unavailableKinds = new Set(["DatabaseNotReachable", "ConnectionClosed", "S
 
 const unavailableSystemCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "SQLITE_BUSY", "57P01", "57P02", "57P03", "53300"]);
 
+/**
+ * Looks through the error, its causes and the driver adapter's error Prisma attaches as
+ * `meta.driverAdapterError` (where raw queries report an unreachable server) for a sign of an outage.
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  for (let current = error, depth = 0; current && typeof current === "object" && depth < 5; depth++) {
-    const { code, kind, name, message, cause } = current as { code?: unknown; kind?: unknown; name?: unknown; message?: unknown; cause?: unknown };
+  const queue: unknown[] = [error];
+  for (let seen = 0; queue.length > 0 && seen < 10; seen++) {
+    const current = queue.shift();
+    if (!current || typeof current !== "object") continue;
+    const { code, kind, name, message, cause, meta } = current as { code?: unknown; kind?: unknown; name?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
     if (typeof code === "string" && (unavailableCodes.has(code) || unavailableSystemCodes.has(code))) return true;
     if (typeof kind === "string" && unavailableKinds.has(kind)) return true;
     if (name === "PrismaClientInitializationError") return true;
-    if (typeof message === "string" && /ECONNREFUSED|Connection terminated|connection timeout|database is locked/i.test(message)) return true;
-    current = cause;
+    if (typeof message === "string" && /ECONNREFUSED|Connection terminated|connection timeout|database is locked|Can't reach database server/i.test(message)) return true;
+    queue.push(cause, meta?.driverAdapterError);
   }
   return false;
 }

@@ -11,7 +11,7 @@ export const dynamic = "force-dynamic";
 // POST /admin/api/session — sign in: { email, password } → a new session in the cookie
 export const POST = adminRoute(
   async ({ request, sessionToken }) => {
-    const { email, password } = parseOrThrow(signInSchema, await readJsonBody(request), "invalid_body", "Invalid sign-in");
+    const { email, password } = parseOrThrow(signInSchema, (await readJsonBody(request)).json, "invalid_body", "Invalid sign-in");
     const staff = await signIn(email, password);
     if (!staff) throw new AdminError("invalid_credentials");
     await endSession(sessionToken); // a browser signing in again leaves no older session behind
