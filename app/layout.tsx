@@ -6,6 +6,9 @@ export const metadata: Metadata = {
   description: "The store's animal catalogue: the /v1 API and the staff admin app.",
 };
 
+// Every page is rendered per request, so each carries the fresh CSP nonce that proxy.ts makes.
+export const dynamic = "force-dynamic";
+
 export const viewport: Viewport = { width: "device-width", initialScale: 1 };
 
 export default function RootLayout({ children }: { children: React.ReactNode }) {

@@ -104,6 +104,7 @@ async function serve(handler: ApiHandler | undefined, allow: string, options: Ro
   }
   response.headers.set("X-Request-Id", requestId);
   if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "no-store");
+  response.headers.set("X-Content-Type-Options", "nosniff");
   for (const [name, value] of Object.entries(options.headers ?? {})) response.headers.set(name, value);
   for (const [name, value] of Object.entries(limits ? rateLimitHeaders(limits) : rateLimitPolicyHeader())) response.headers.set(name, value);
   applyCors(request, response, allow);
