@@ -78,7 +78,8 @@ export async function createKey(databaseUrl: string, name = "test"): Promise<str
   return lines[lines.length - 1];
 }
 
-async function freePort(): Promise<number> {
+/** A port no one listens on right now, from the OS. */
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once("error", reject);

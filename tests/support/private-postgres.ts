@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "./harness";
 
 // A PostgreSQL server of our own, in a temporary folder on a free port, that a scenario may stop and
 // start again without disturbing the machine's shared server. PostgreSQL refuses to run as root, so
@@ -17,17 +17,6 @@ function binaries(): string | undefined {
 
 export function privatePostgresAvailable(): boolean {
   return binaries() !== undefined && (process.getuid?.() !== 0 || fs.existsSync("/usr/sbin/runuser"));
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 export type PrivatePostgres = { url: string; stop: () => void; start: () => void; destroy: () => void };
