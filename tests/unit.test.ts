@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { parseJson, stringifyJson } from "@/lib/api/json";
+import { parseJson, stringifyJson, stringifyPet, stringifyPets } from "@/lib/api/json";
 import { fieldErrors } from "@/lib/api/validation";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { ConfigError, readConfig } from "@/lib/config";
@@ -125,5 +125,18 @@ describe("database outage detection", () => {
     ];
     for (const error of unavailable) assert.equal(isDatabaseUnavailable(error), true, JSON.stringify(error));
     for (const error of [new Error("boom"), { code: "P2002" }, null, "text"]) assert.equal(isDatabaseUnavailable(error), false, JSON.stringify(error));
+  });
+});
+
+describe("the pet serialiser of the read path", () => {
+  test("writes exactly what the generic int64 serialiser writes", () => {
+    const pets = [
+      { id: 1n, name: "Rex", categoryId: 3n, status: "available" as const },
+      { id: 9223372036854775807n, name: 'Quote " and \\ back\\slash\n<img src=x onerror=alert(1)>', categoryId: -9223372036854775808n },
+      { id: 2n, name: "🐕‍🦺 \u2028 \u0007", categoryId: 0n, status: "sold" as const },
+    ];
+    for (const pet of pets) assert.equal(stringifyPet(pet), stringifyJson(pet));
+    assert.equal(stringifyPets(pets), stringifyJson(pets));
+    assert.equal(stringifyPets([]), "[]");
   });
 });

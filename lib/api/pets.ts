@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { readJsonBody } from "@/lib/api/body";
 import { ApiError } from "@/lib/api/errors";
-import { stringifyJson } from "@/lib/api/json";
-import { json, type ApiHandler } from "@/lib/api/route";
+import { stringifyPet, stringifyPets } from "@/lib/api/json";
+import { jsonText, type ApiHandler } from "@/lib/api/route";
 import { parseOrThrow } from "@/lib/api/validation";
 import { claimIdempotencyKey, IdempotencyClaimLost, releaseIdempotencyKey, requestHash, type StoredResponse } from "@/lib/idempotency";
 import { createPet, findPet, listPets } from "@/lib/pets";
@@ -69,7 +69,7 @@ export const listPetsHandler: ApiHandler = async ({ url }) => {
     next.set("cursor", encodeCursor(page.lastId));
     headers.Link = `<${url.pathname}?${next}>; rel="next"`;
   }
-  return json(page.pets, { headers });
+  return jsonText(stringifyPets(page.pets), { headers });
 };
 
 /** The Idempotency-Key header: an opaque string of 1 to 255 visible characters, quoted or not. */
@@ -91,7 +91,7 @@ export const createPetHandler: ApiHandler = async ({ request, apiKey }) => {
   const idempotencyKey = idempotencyKeyOf(request);
   const body = await readJsonBody(request);
   const input = parseOrThrow(newPetSchema, body.json, "invalid_body", "Invalid pet");
-  const answer = (pet: Pet): StoredResponse => ({ status: 201, body: stringifyJson(pet), location: `/v1/pets/${pet.id}` });
+  const answer = (pet: Pet): StoredResponse => ({ status: 201, body: stringifyPet(pet), location: `/v1/pets/${pet.id}` });
   const respond = ({ status, body, location }: StoredResponse, replayed: boolean) =>
     new Response(body, {
       status,
@@ -119,5 +119,5 @@ export const getPetHandler: ApiHandler = async ({ params }) => {
   const { petId } = parseOrThrow(getPetParamsSchema, params, "invalid_path", "Invalid path");
   const pet = await findPet(petId);
   if (!pet) throw new ApiError("not_found", { message: `No pet has id ${petId}.` });
-  return json(pet);
+  return jsonText(stringifyPet(pet));
 };

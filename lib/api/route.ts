@@ -38,11 +38,15 @@ type RouteOptions = {
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 export const AUTHENTICATE_CHALLENGE = 'Bearer realm="animal-store"';
 
-export function json(body: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
-  return new Response(stringifyJson(body), {
-    status: init.status ?? 200,
-    headers: { "Content-Type": "application/json", ...init.headers },
-  });
+type ResponseInit = { status?: number; headers?: Record<string, string> };
+
+/** A JSON response from text already serialised. */
+export function jsonText(text: string, init: ResponseInit = {}): Response {
+  return new Response(text, { status: init.status ?? 200, headers: { "Content-Type": "application/json", ...init.headers } });
+}
+
+export function json(body: unknown, init: ResponseInit = {}): Response {
+  return jsonText(stringifyJson(body), init);
 }
 
 export function errorResponse(error: ApiError): Response {

@@ -10,6 +10,8 @@ import type BetterSqlite3 from "better-sqlite3";
 
 type Statement = BetterSqlite3.Statement<unknown[]>;
 const CACHE_LIMIT = 500;
+// A statement's columns never change; the adapter asks for them on every query.
+const columnsOf = new WeakMap<Statement, BetterSqlite3.ColumnDefinition[]>();
 
 /** A cached statement with its arguments: what the adapter gets from `prepare(sql).bind(args)`. */
 class BoundStatement {
@@ -24,7 +26,12 @@ class BoundStatement {
     return new BoundStatement(this.statement, args);
   }
   columns() {
-    return this.statement.columns();
+    let columns = columnsOf.get(this.statement);
+    if (!columns) {
+      columns = this.statement.columns();
+      columnsOf.set(this.statement, columns);
+    }
+    return columns;
   }
   raw(toggle = true) {
     this.statement.raw(toggle);
