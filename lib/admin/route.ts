@@ -1,7 +1,7 @@
 import "server-only";
 import { adminErrorCodes, type AdminErrorCode } from "@/lib/api/error-codes";
 import { ApiError, type FieldError } from "@/lib/api/errors";
-import { json } from "@/lib/api/route";
+import { json, requestIdOf } from "@/lib/api/route";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { log } from "@/lib/log";
 import type { SignedInStaff } from "@/lib/staff/accounts";
@@ -24,8 +24,6 @@ export class AdminError extends Error {
 
 export type AdminContext = { request: Request; requestId: string; staff: SignedInStaff | undefined; sessionToken: string | undefined };
 type AdminHandler = (context: AdminContext) => Promise<Response>;
-
-const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The value of one cookie of the request. */
 export function cookieValue(request: Request, name: string): string | undefined {
@@ -76,8 +74,7 @@ function errorBody(code: string, status: number, message: string, errors?: Field
  */
 export function adminRoute(handler: AdminHandler, options: { session: "required" | "optional" }): (request: Request) => Promise<Response> {
   return async (request) => {
-    const inbound = request.headers.get("x-request-id");
-    const requestId = inbound && REQUEST_ID_PATTERN.test(inbound) ? inbound : crypto.randomUUID();
+    const requestId = requestIdOf(request);
     const path = new URL(request.url).pathname;
     let response: Response;
     try {

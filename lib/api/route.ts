@@ -71,7 +71,8 @@ async function authenticate(request: Request): Promise<AuthenticatedKey> {
   return key;
 }
 
-function requestIdOf(request: Request): string {
+/** The request's own X-Request-Id when it is sane, else a new one. */
+export function requestIdOf(request: Request): string {
   const inbound = request.headers.get("x-request-id");
   return inbound && REQUEST_ID_PATTERN.test(inbound) ? inbound : crypto.randomUUID();
 }
