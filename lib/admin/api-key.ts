@@ -11,9 +11,15 @@ import { log } from "@/lib/log";
 // on first start and keeps in a file readable by its owner only, so it survives restarts. It is an
 // ordinary key: `npm run key -- list` shows it, and revoking it makes the app create a new one.
 
-/** Where a created key is kept: beside the SQLite database (data/ by default), or in ./data. */
+/**
+ * Where a created key is kept: beside the SQLite database (data/ by default), or for PostgreSQL in
+ * ./data under a name of that database's own, so switching DATABASE_URL never overwrites another's key.
+ */
 export function adminKeyFile(database: DatabaseConfig): string {
-  return database.provider === "sqlite" ? path.join(path.dirname(database.file), "admin-api-key") : path.resolve("data", "admin-api-key");
+  if (database.provider === "sqlite") return path.join(path.dirname(database.file), "admin-api-key");
+  const { host, pathname } = new URL(database.url);
+  const name = `${host}${pathname}`.replace(/[^A-Za-z0-9._-]+/g, "_");
+  return path.resolve("data", `admin-api-key.postgresql.${name}`);
 }
 
 export type AdminKey = { key: string; source: "ADMIN_API_KEY" | "file" | "created"; file?: string };
