@@ -68,7 +68,9 @@ async function main(): Promise<void> {
     if (draining) {
       // Shutting down: requests already running finish; a new one on a kept-alive connection is refused.
       const refusal = new ApiError("service_unavailable", { message: "The server is shutting down; retry on another instance." });
-      response.writeHead(503, { "Content-Type": "application/json", Connection: "close", "Retry-After": "1" }).end(JSON.stringify(refusal.body()));
+      response
+        .writeHead(503, { "Content-Type": "application/json", Connection: "close", "Retry-After": "1", "X-Request-Id": crypto.randomUUID() })
+        .end(JSON.stringify(refusal.body()));
       return;
     }
     const handling = isV1(request.url) ? handleV1(request, response) : handleNext(request, response);

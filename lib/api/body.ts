@@ -3,6 +3,11 @@ import { parseJson } from "@/lib/api/json";
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
+/** A 400 about a body that cannot be read as JSON: like every 400 about the body, it names the body. */
+function unreadable(message: string): ApiError {
+  return new ApiError("invalid_json", { message, errors: [{ path: "", message }] });
+}
+
 /** application/json, or any application/*+json, whatever its parameters. */
 function isJsonMediaType(contentType: string | null): boolean {
   const essence = contentType?.split(";", 1)[0].trim().toLowerCase() ?? "";
@@ -34,18 +39,18 @@ export async function readJsonBody(request: Request): Promise<{ json: unknown; t
       chunks.push(chunk.value);
     }
   }
-  if (size === 0) throw new ApiError("invalid_json", { message: "The request body is empty; send a JSON object." });
+  if (size === 0) throw unreadable("The request body is empty; send a JSON object.");
 
   let text: string;
   try {
     text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
   } catch {
-    throw new ApiError("invalid_json", { message: "The request body is not valid UTF-8." });
+    throw unreadable("The request body is not valid UTF-8.");
   }
   try {
     return { json: parseJson(text), text };
   } catch (error) {
     const reason = error instanceof RangeError ? "it is nested too deeply" : error instanceof Error ? error.message : "it cannot be parsed";
-    throw new ApiError("invalid_json", { message: `The request body is not valid JSON: ${reason}.` });
+    throw unreadable(`The request body is not valid JSON: ${reason}.`);
   }
 }
