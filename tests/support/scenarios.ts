@@ -8,6 +8,8 @@ import { startPrivatePostgres } from "./private-postgres";
 // in CI) and scripts/reliability.ts (larger runs whose figures go into RELIABILITY.md).
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// These scenarios test durability and recovery, not the limiter: their load must not meet a quota.
+const unlimited = { RATE_LIMIT_REQUESTS: "0" };
 
 type Intent = { name: string; idempotencyKey: string; body: string; ackedId?: bigint; ackedText?: string };
 
@@ -82,7 +84,7 @@ export async function crashScenario(provider: "sqlite" | "postgresql", options: 
     };
 
     for (let round = 0; round < options.crashes; round++) {
-      server = await startServer("custom", database.url);
+      server = await startServer("custom", database.url, unlimited);
       const baseUrl = server.baseUrl;
       const retries = intents.filter((intent) => !intent.ackedId);
       retriedAfterCrash += retries.length;
@@ -112,7 +114,7 @@ export async function crashScenario(provider: "sqlite" | "postgresql", options: 
       await server.stop();
     }
 
-    server = await startServer("custom", database.url);
+    server = await startServer("custom", database.url, unlimited);
     const unanswered = intents.filter((intent) => !intent.ackedId);
     retriedAfterCrash += unanswered.length;
     const deadline = Date.now() + 30_000;
@@ -165,7 +167,7 @@ export async function outageScenario(options: { outageMs: number; concurrency: n
   try {
     await runScript("db-migrate.ts", [], postgres.url);
     const key = await createKey(postgres.url);
-    server = await startServer("custom", postgres.url);
+    server = await startServer("custom", postgres.url, unlimited);
     const baseUrl = server.baseUrl;
     let phase: "before" | "outage" | "after" = "before";
     const outage = { requests: 0, byStatus: {} as Record<string, number>, slowest: 0 };
@@ -286,7 +288,7 @@ export async function twoInstancesScenario(options: { creates: number; concurren
   try {
     await runScript("db-migrate.ts", [], database.url);
     const key = await createKey(database.url, "two instances");
-    await startPair();
+    await startPair(unlimited);
 
     const answers: { id: bigint; text: string }[] = [];
     let next = 0;
