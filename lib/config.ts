@@ -22,8 +22,8 @@ const envSchema = z.object({
   HOST: z.string().trim().min(1).default("127.0.0.1"),
   API_PRODUCTION_URL: baseUrl.default("https://api.animal-store.example/v1"),
   API_STAGING_URL: baseUrl.default("https://staging-api.animal-store.example/v1"),
-  RATE_LIMIT_REQUESTS: z.coerce.number({ error: "must be a whole number" }).int().min(0).default(6000),
-  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number({ error: "must be a whole number" }).int().min(1).max(86_400).default(60),
+  RATE_LIMIT_REQUESTS: z.coerce.number({ error: "must be a whole number, 0 or more" }).int().min(0).default(6000),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number({ error: "must be a whole number of seconds from 1 to 86400" }).int().min(1).max(86_400).default(60),
   CORS_ORIGINS: z
     .string()
     .default("")
