@@ -2,13 +2,13 @@
 // HOST:PORT. Requests under /v1 go straight to the route modules (lib/api/v1-router.ts); everything
 // else goes to Next. `npm start` runs it after building if needed; the tests run it directly.
 import http from "node:http";
-import { getRequestListener } from "@hono/node-server";
+import { getRequestListener, RequestError } from "@hono/node-server";
 import next from "next";
 import { adminApiKey } from "@/lib/admin/api-key";
 import { prepareAdminApp } from "@/lib/admin/start-up";
-import { keyPrefix } from "@/lib/api-keys";
+import { countActiveApiKeys, keyPrefix } from "@/lib/api-keys";
 import { ApiError } from "@/lib/api/errors";
-import { errorResponse } from "@/lib/api/route";
+import { errorResponse, toApiError, withEdgeHeaders } from "@/lib/api/route";
 import { dispatchV1 } from "@/lib/api/v1-router";
 import { config, ConfigError } from "@/lib/config";
 import { db } from "@/lib/db/client";
@@ -32,13 +32,13 @@ async function main(): Promise<void> {
   const applied = await migrate(database);
   if (applied.length) log("info", "migrations applied", { migrations: applied });
 
-  if (process.env.DEMO_SEED !== "off") {
+  if (settings.DEMO_SEED === "on") {
     const seeded = await seedDemoCatalogue(db(), database.provider);
     if (seeded) log("info", "demo catalogue seeded", { pets: seeded });
   }
-  await prepareAdminApp(database, { demo: process.env.DEMO_SEED !== "off" }); // its API key, a demo staff account
+  await prepareAdminApp(database, { demo: settings.DEMO_SEED === "on" }); // its API key, a demo staff account
   const adminKeyPrefix = keyPrefix((await adminApiKey()).key);
-  if ((await db().apiKey.count({ where: { revokedAt: null, prefix: { not: adminKeyPrefix } } })) === 0) {
+  if ((await countActiveApiKeys(adminKeyPrefix)) === 0) {
     console.log("No API key for /v1 clients exists yet. Create one with:  npm run key -- create <name>");
   }
 
@@ -55,11 +55,14 @@ async function main(): Promise<void> {
   const handleNext = app.getRequestHandler();
   const handleV1 = getRequestListener(dispatchV1, {
     overrideGlobalObjects: false, // Next shares this process and expects the standard Request/Response
-    // A request too malformed to become a Request (bad Host, bad absolute target) still gets an Error body.
-    errorHandler: () => {
-      const response = errorResponse(new ApiError("invalid_path", { message: "The request target or Host header is malformed." }));
-      response.headers.set("X-Request-Id", crypto.randomUUID());
-      return response;
+    // What the route wrapper could not answer itself: a request too malformed to become a Request (bad
+    // Host, bad absolute target) is a 400; anything else is our fault, logged and answered 500.
+    errorHandler: (error) => {
+      const requestId = crypto.randomUUID();
+      const malformed = error instanceof RequestError;
+      const apiError = malformed ? new ApiError("invalid_path", { message: "The request target or Host header is malformed." }) : toApiError(error);
+      log(malformed ? "warn" : "error", malformed ? "request refused" : "request failed", { requestId, status: apiError.status, code: apiError.code, error: String(error) });
+      return withEdgeHeaders(errorResponse(apiError), requestId);
     },
   });
 
@@ -67,10 +70,9 @@ async function main(): Promise<void> {
   const server = http.createServer((request, response) => {
     if (draining) {
       // Shutting down: requests already running finish; a new one on a kept-alive connection is refused.
-      const refusal = new ApiError("service_unavailable", { message: "The server is shutting down; retry on another instance." });
-      response
-        .writeHead(503, { "Content-Type": "application/json", Connection: "close", "Retry-After": "1", "X-Request-Id": crypto.randomUUID() })
-        .end(JSON.stringify(refusal.body()));
+      const refusal = new ApiError("service_unavailable", { message: "The server is shutting down; retry on another instance.", headers: { "Retry-After": "1" } });
+      const answer = withEdgeHeaders(errorResponse(refusal), crypto.randomUUID());
+      void answer.text().then((body) => response.writeHead(503, { ...Object.fromEntries(answer.headers), Connection: "close" }).end(body));
       return;
     }
     const handling = isV1(request.url) ? handleV1(request, response) : handleNext(request, response);
@@ -79,6 +81,10 @@ async function main(): Promise<void> {
       if (!response.headersSent) response.writeHead(500).end();
     });
   });
+
+  // A client that trickles its request cannot hold a handler for Node's default five minutes.
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 30_000;
 
   server.listen(settings.PORT, settings.HOST, () => {
     const address = server.address();

@@ -10,6 +10,7 @@ const KEY_PATTERN = /^ask_[A-Za-z0-9_-]{32}$/;
 const PREFIX_LENGTH = 12;
 // "Last used" is written at most this often per key, so authenticating is a read, not a write.
 const LAST_USED_RESOLUTION_MS = 60_000;
+const stamped = new Map<number, number>(); // when this process last wrote each key's stamp
 
 export type ApiKeyInfo = { id: number; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
 export type AuthenticatedKey = { id: number };
@@ -51,8 +52,9 @@ export async function revokeApiKey(idOrPrefix: string): Promise<ApiKeyInfo | und
   });
 }
 
-export async function countActiveApiKeys(): Promise<number> {
-  return db().apiKey.count({ where: { revokedAt: null } });
+/** Active keys, leaving out the one with this prefix (the admin app's own). */
+export async function countActiveApiKeys(exceptPrefix?: string): Promise<number> {
+  return db().apiKey.count({ where: { revokedAt: null, ...(exceptPrefix ? { prefix: { not: exceptPrefix } } : {}) } });
 }
 
 /** The key's record when the key is well-formed, known and not revoked; undefined otherwise. */
@@ -61,7 +63,9 @@ export async function authenticateApiKey(key: string): Promise<AuthenticatedKey 
   const record = await findKeyByHash(hashKey(key));
   if (!record || record.revoked) return undefined;
   const now = Date.now();
-  if (!record.lastUsedAt || Number.isNaN(record.lastUsedAt.getTime()) || now - record.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+  const last = Math.max(record.lastUsedAt?.getTime() || 0, stamped.get(record.id) ?? 0);
+  if (now - last > LAST_USED_RESOLUTION_MS) {
+    stamped.set(record.id, now); // the requests that follow, before this write lands, do not write again
     // Not awaited: a lost "last used" stamp is harmless, a slower request is not.
     db().apiKey.update({ where: { id: record.id }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
   }

@@ -24,6 +24,7 @@ const envSchema = z.object({
   API_STAGING_URL: baseUrl.default("https://staging-api.animal-store.example/v1"),
   RATE_LIMIT_REQUESTS: z.coerce.number({ error: "must be a whole number, 0 or more" }).int().min(0).default(6000),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number({ error: "must be a whole number of seconds from 1 to 86400" }).int().min(1).max(86_400).default(60),
+  DEMO_SEED: z.enum(["on", "off"], { error: 'must be "on" or "off"' }).default("on"),
   CORS_ORIGINS: z
     .string()
     .default("")
@@ -47,7 +48,9 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = String(issue.path[0] ?? "environment");
-    throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got ${JSON.stringify(env[name] ?? "")})`);
+    // The value is echoed to help, except a URL's password.
+    const got = (env[name] ?? "").replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@");
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got ${JSON.stringify(got)})`);
   }
   const { DATABASE_URL, ...rest } = parsed.data;
   return { ...rest, database: databaseConfig(DATABASE_URL) };

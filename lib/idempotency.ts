@@ -21,7 +21,7 @@ export class IdempotencyClaimLost extends Error {
 
 export type StoredResponse = { status: number; body: string; location: string | null };
 export type Claim =
-  | { kind: "claimed" }
+  | { kind: "claimed"; lockedAt: Date }
   | { kind: "replay"; response: StoredResponse }
   | { kind: "in_progress" }
   | { kind: "mismatch" };
@@ -41,7 +41,7 @@ export async function claimIdempotencyKey(apiKeyId: number, key: string, hash: s
     const now = new Date();
     try {
       await db().idempotencyRecord.create({ data: { apiKeyId, key, requestHash: hash, lockedAt: now, createdAt: now }, select: { key: true } });
-      return { kind: "claimed" };
+      return { kind: "claimed", lockedAt: now };
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }
@@ -60,14 +60,17 @@ export async function claimIdempotencyKey(apiKeyId: number, key: string, hash: s
       where: { apiKeyId, key, responseStatus: null, lockedAt: record.lockedAt },
       data: { lockedAt: now },
     });
-    if (count === 1) return { kind: "claimed" };
+    if (count === 1) return { kind: "claimed", lockedAt: now };
   }
   return { kind: "in_progress" };
 }
 
-/** Gives a claimed key back when the request failed before doing anything, so a retry may run. */
-export async function releaseIdempotencyKey(apiKeyId: number, key: string): Promise<void> {
-  await db().idempotencyRecord.deleteMany({ where: { apiKeyId, key, responseStatus: null } });
+/**
+ * Gives a claimed key back when the request failed before doing anything, so a retry may run; only
+ * while the claim is still this request's (not taken over by another since).
+ */
+export async function releaseIdempotencyKey(apiKeyId: number, key: string, lockedAt: Date): Promise<void> {
+  await db().idempotencyRecord.deleteMany({ where: { apiKeyId, key, responseStatus: null, lockedAt } });
 }
 
 export async function deleteExpiredIdempotencyRecords(): Promise<void> {

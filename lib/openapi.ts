@@ -70,8 +70,16 @@ const commonErrors = {
   "503": errorResponse(["service_unavailable"], { headers: { "Retry-After": { schema: { type: "integer" }, description: "Seconds to wait." } } }),
 };
 
+let built: { settings: ReturnType<typeof config>; document: ReturnType<typeof buildDocument> } | undefined;
+
+/** The document for the process's configuration, built once. */
 export function openApiDocument() {
-  const { API_PRODUCTION_URL, API_STAGING_URL } = config();
+  const settings = config();
+  if (built?.settings !== settings) built = { settings, document: buildDocument(settings) };
+  return built.document;
+}
+
+function buildDocument({ API_PRODUCTION_URL, API_STAGING_URL }: ReturnType<typeof config>) {
   const sunset = SUNSET.toUTCString();
   return {
     openapi: "3.1.0",

@@ -50,7 +50,8 @@ export async function createPet(input: NewPet, idempotency?: IdempotentCreate): 
     });
     if (count !== 1) throw new IdempotencyClaimLost(); // rolls the pet back
     return pet;
-  });
+    // Bounds above the pool's: waiting for a connection gives up first, and is answered 503.
+  }, { maxWait: 4000, timeout: 8000 });
 }
 
 export async function findPet(id: bigint): Promise<Pet | undefined> {

@@ -3,12 +3,16 @@ import { db } from "@/lib/db/client";
 
 // Per-API-key rate limits in fixed windows, counted in the database so every instance sees them.
 // Far from the limit an instance counts in memory and adds its count to the shared row every 200 ms;
-// within the last tenth of the quota (or 20 requests) every request is counted in the database at
-// once, so the limit itself is exact however many instances share the load.
+// within the last tenth of the quota (or the last 20 requests) every request is counted in the
+// database at once. On one instance the limit is exact. Across instances each one learns the others'
+// in-memory counts at its next sync, so a burst spread over N instances can pass the quota by what the
+// others admitted in their last 200 ms far from it — never by more than their share of that margin.
 
 export type RateLimitState = { limit: number; remaining: number; resetSeconds: number; windowSeconds: number; allowed: boolean };
 
-type Window = { start: number; synced: number; pending: number };
+// synced: the shared count as last read; pending: admitted here, not yet added to the row; inflight:
+// being added right now. Every decision counts all three.
+type Window = { start: number; synced: number; pending: number; inflight: number };
 
 const FLUSH_INTERVAL_MS = 200;
 const windows = new Map<number, Window>();
@@ -28,16 +32,26 @@ async function addToCounter(apiKeyId: number, windowStart: number, count: number
   return Number(rows[0].count);
 }
 
+/** Adds a window's pending count to the shared row and learns the total, counting it as inflight meanwhile. */
+async function sync(apiKeyId: number, window: Window, extra = 0): Promise<number> {
+  const adding = window.pending + extra;
+  window.pending = 0;
+  window.inflight += adding;
+  try {
+    const total = await addToCounter(apiKeyId, window.start, adding);
+    window.synced = Math.max(window.synced, total);
+    return total;
+  } catch (error) {
+    window.pending += adding - extra; // the database is away: keep this instance's count for next time
+    throw error;
+  } finally {
+    window.inflight -= adding;
+  }
+}
+
 async function flush(): Promise<void> {
   for (const [apiKeyId, window] of windows) {
-    if (window.pending === 0) continue;
-    const pending = window.pending;
-    window.pending = 0;
-    try {
-      window.synced = await addToCounter(apiKeyId, window.start, pending);
-    } catch {
-      window.pending += pending; // the database is away: keep the count and try again next time
-    }
+    if (window.pending > 0) await sync(apiKeyId, window).catch(() => {});
   }
 }
 
@@ -49,22 +63,23 @@ export async function consumeRateLimit(apiKeyId: number): Promise<RateLimitState
   const start = Math.floor(now / windowSeconds) * windowSeconds;
   let window = windows.get(apiKeyId);
   if (!window || window.start !== start) {
-    window = { start, synced: 0, pending: 0 };
+    window = { start, synced: 0, pending: 0, inflight: 0 };
     windows.set(apiKeyId, window);
   }
   const resetSeconds = Math.max(1, Math.ceil(start + windowSeconds - now));
   const state = (used: number, allowed: boolean): RateLimitState => ({ limit, remaining: Math.max(0, limit - used), resetSeconds, windowSeconds, allowed });
 
-  if (window.synced + window.pending >= limit) return state(limit, false);
-  if (limit - (window.synced + window.pending) > margin) {
+  const known = () => window.synced + window.pending + window.inflight;
+  if (window.synced >= limit) return state(limit, false); // the shared row already says so
+  if (limit - known() > margin) {
     window.pending++;
     flushTimer ??= setInterval(() => void flush(), FLUSH_INTERVAL_MS).unref();
-    return state(window.synced + window.pending, true);
+    return state(known(), true);
   }
-  const pending = window.pending;
-  window.pending = 0;
-  window.synced = await addToCounter(apiKeyId, start, pending + 1);
-  return state(window.synced, window.synced <= limit);
+  // Near the quota: this request is counted in the shared row before it is let through. The row's new
+  // total includes it, so it is admitted only if that total is still within the quota.
+  const total = await sync(apiKeyId, window, 1);
+  return state(total, total <= limit);
 }
 
 /** Drops counters of windows long past; called now and then by the server. */

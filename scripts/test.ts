@@ -42,5 +42,6 @@ if (e2e) {
   if (status !== 0 && !stats?.unexpected) failed += 1;
 }
 
+fs.rmSync(path.dirname(tap), { recursive: true, force: true });
 console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
 process.exit(failed > 0 ? 1 : 0);

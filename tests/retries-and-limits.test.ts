@@ -82,6 +82,23 @@ for (const provider of providers) {
       assert.equal((await create({ name: "Fixed", categoryId: 1 }, "order-5")).status, 201);
     });
 
+    test("plain creates answered while keyed creates run their transactions are all kept", async () => {
+      // On SQLite every query shares one connection; a plain create must never run inside another
+      // request's transaction, where a rollback would take it along after it was answered.
+      const body = { name: "Contended", categoryId: 8 };
+      const replies = await Promise.all(
+        Array.from({ length: 60 }, (_, index) =>
+          index % 3 === 0 ? create(body, "order-contended") : create({ name: `Plain ${index}`, categoryId: 9 }),
+        ),
+      );
+      const plain = replies.filter((_, index) => index % 3 !== 0);
+      assert.deepEqual(plain.map((reply) => reply.status), Array(40).fill(201));
+      for (const reply of plain) {
+        const fetched = await call(server.baseUrl, "GET", `/v1/pets/${reply.body.id}`, { key });
+        assert.equal(fetched.text, reply.text, "an answered create is still there");
+      }
+    });
+
     test("an unusable Idempotency-Key is a 400", async () => {
       for (const bad of ["", "x".repeat(256), "has space"]) {
         const reply = await create({ name: "Rex", categoryId: 1 }, bad);
@@ -129,5 +146,29 @@ describe("rate limits", () => {
     const anonymous = await call(server.baseUrl, "GET", "/v1/pets");
     assert.equal(anonymous.status, 401);
     assert.equal(anonymous.headers.get("ratelimit-policy"), '"per-key";q=5;w=3600');
+  });
+});
+
+describe("rate limits under concurrency", () => {
+  let database: TestDatabase;
+  let server: RunningServer;
+
+  before(async () => {
+    database = await createTestDatabase("sqlite");
+    await runScript("db-migrate.ts", [], database.url);
+    server = await startServer("custom", database.url, { RATE_LIMIT_REQUESTS: "100", RATE_LIMIT_WINDOW_SECONDS: "3600" });
+  });
+
+  after(async () => {
+    await server?.stop();
+    await database?.drop();
+  });
+
+  test("300 concurrent requests against a quota of 100 (counted in memory, then in the database) admit exactly 100", async () => {
+    const key = await createKey(database.url, "burst");
+    const replies = await Promise.all(Array.from({ length: 300 }, () => call(server.baseUrl, "GET", "/v1/pets?limit=1", { key })));
+    const statuses = replies.map((reply) => reply.status);
+    assert.equal(statuses.filter((status) => status === 200).length, 100, JSON.stringify(statuses.filter((status) => status !== 429 && status !== 200)));
+    assert.equal(statuses.filter((status) => status === 429).length, 200);
   });
 });

@@ -119,6 +119,15 @@ describe("sign-in and the lockout", () => {
     assert.equal((await state()).failedSignIns, 3);
   });
 
+  test("a burst of attempts cannot slip the right password past a lock set during the burst", async () => {
+    await fresh();
+    const attempts = [...Array.from({ length: 12 }, () => signIn(email, "wrong")), signIn(email, password)];
+    const results = await Promise.all(attempts);
+    const state_ = await state();
+    assert.ok(state_.lockedUntil && state_.lockedUntil > new Date(), "the burst locked the account");
+    assert.equal(results[12], undefined, "the right password inside the burst is refused once the lock is set");
+  });
+
   test("an email is refused twice and must be an address", async () => {
     await fresh();
     await assert.rejects(createStaff(email.toUpperCase(), password), StaffError);

@@ -1,8 +1,7 @@
 import "server-only";
 import { adminErrorCodes, type AdminErrorCode } from "@/lib/api/error-codes";
 import { ApiError, type FieldError } from "@/lib/api/errors";
-import { json, requestIdOf } from "@/lib/api/route";
-import { isDatabaseUnavailable } from "@/lib/db/errors";
+import { json, requestIdOf, toApiError } from "@/lib/api/route";
 import { log } from "@/lib/log";
 import type { SignedInStaff } from "@/lib/staff/accounts";
 import { SESSION_COOKIE, SESSION_LIFETIME_MS, sessionStaff } from "@/lib/staff/sessions";
@@ -86,19 +85,13 @@ export function adminRoute(handler: AdminHandler, options: { session: "required"
       if (request.method !== "GET" && request.headers.get("origin") !== ownOrigin(request)) throw new AdminError("cross_origin");
       response = await handler({ request, requestId, staff, sessionToken });
     } catch (thrown) {
-      let status: number;
-      if (thrown instanceof AdminError || thrown instanceof ApiError) {
-        status = thrown.status;
-        response = json(errorBody(thrown.code, thrown.status, thrown.message, thrown instanceof ApiError ? thrown.errors : undefined), { status });
-      } else if (isDatabaseUnavailable(thrown)) {
-        status = 503;
-        response = json(errorBody("service_unavailable", 503, "The service cannot reach its database right now; retry shortly."), { status, headers: { "Retry-After": "1" } });
-      } else {
-        status = 500;
-        response = json(errorBody("internal", 500, "Something went wrong on our side; the request id identifies it."), { status });
-      }
-      const fields = { requestId, method: request.method, path, status, code: (thrown as { code?: unknown }).code };
-      if (status >= 500) log("error", "admin request failed", { ...fields, error: thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown) });
+      // The admin app's own refusals, or the /v1 catalogue's mapping of everything else.
+      const error = thrown instanceof AdminError ? thrown : toApiError(thrown);
+      const errors = error instanceof ApiError ? error.errors : undefined;
+      const headers = error instanceof ApiError ? error.headers : {};
+      response = json(errorBody(error.code, error.status, error.message, errors), { status: error.status, headers });
+      const fields = { requestId, method: request.method, path, status: error.status, code: error.code };
+      if (error.status >= 500) log("error", "admin request failed", { ...fields, error: thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown) });
       else log("warn", "admin request refused", fields);
     }
     response.headers.set("X-Request-Id", requestId);

@@ -2,6 +2,7 @@ import "server-only";
 import { dispatchV1 } from "@/lib/api/v1-router";
 import { adminApiKey, forgetAdminApiKey } from "@/lib/admin/api-key";
 import { AdminError } from "@/lib/admin/route";
+import { ConfigError } from "@/lib/config";
 import { log } from "@/lib/log";
 
 // How the admin endpoints reach the catalogue: they call the very same /v1 contract in-process —
@@ -20,7 +21,12 @@ export function nextCursor(link: string | null): string | undefined {
 
 /** Calls /v1 at `pathAndQuery` with the method, Content-Type and body of the browser's request. */
 export async function forwardToV1(request: Request, requestId: string, pathAndQuery: string): Promise<Response> {
-  const { key } = await adminApiKey();
+  const { key } = await adminApiKey().catch((error: unknown) => {
+    // ADMIN_API_KEY revoked while the app runs: not a bug of this request; say so, and log why.
+    if (!(error instanceof ConfigError)) throw error;
+    log("error", "admin app API key unusable", { requestId, error: error.message });
+    throw new AdminError("admin_key_refused");
+  });
   const headers = new Headers({ Authorization: `Bearer ${key}`, "X-Request-Id": requestId });
   for (const name of ["content-type", "content-length"]) {
     const value = request.headers.get(name);

@@ -28,8 +28,8 @@ export function encodeCursor(lastId: bigint): string {
 }
 
 function decodeCursor(cursor: string): bigint {
-  const match = /^p1:([1-9][0-9]{0,18})$/.exec(Buffer.from(cursor, "base64url").toString("latin1"));
-  const id = match ? BigInt(match[1]) : undefined;
+  const [version, digits = ""] = Buffer.from(cursor, "base64url").toString("latin1").split(":");
+  const id = version === CURSOR_VERSION && /^[1-9][0-9]{0,18}$/.test(digits) ? BigInt(digits) : undefined;
   if (id === undefined || id > INT64_MAX || encodeCursor(id) !== cursor) {
     throw new ApiError("invalid_query", {
       message: "Invalid query: cursor is not one this API issued; take it from a Link rel=\"next\" header.",
@@ -99,15 +99,16 @@ export const createPetHandler: ApiHandler = async ({ request, apiKey }) => {
     });
   if (!idempotencyKey) return respond(answer(await createPet(input)), false);
 
+  const inProgress = () => new ApiError("idempotency_key_in_progress", { headers: { "Retry-After": "1" } });
   const claim = await claimIdempotencyKey(apiKey.id, idempotencyKey, requestHash(body.text));
   if (claim.kind === "replay") return respond(claim.response, true);
-  if (claim.kind === "in_progress") throw new ApiError("idempotency_key_in_progress", { headers: { "Retry-After": "1" } });
+  if (claim.kind === "in_progress") throw inProgress();
   if (claim.kind === "mismatch") throw new ApiError("idempotency_key_reused");
   try {
     return respond(answer(await createPet(input, { apiKeyId: apiKey.id, key: idempotencyKey, answer })), false);
   } catch (error) {
-    if (error instanceof IdempotencyClaimLost) throw new ApiError("idempotency_key_in_progress", { headers: { "Retry-After": "1" } });
-    await releaseIdempotencyKey(apiKey.id, idempotencyKey).catch(() => {});
+    if (error instanceof IdempotencyClaimLost) throw inProgress();
+    await releaseIdempotencyKey(apiKey.id, idempotencyKey, claim.lockedAt).catch(() => {});
     throw error;
   }
 };

@@ -77,7 +77,7 @@ export function requestIdOf(request: Request): string {
   return inbound && REQUEST_ID_PATTERN.test(inbound) ? inbound : crypto.randomUUID();
 }
 
-function toApiError(error: unknown): ApiError {
+export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
   if (isDatabaseUnavailable(error)) return new ApiError("service_unavailable", { headers: { "Retry-After": "1" } });
   return new ApiError("internal");
@@ -86,6 +86,14 @@ function toApiError(error: unknown): ApiError {
 async function paramsOf(context: RouteContext | undefined): Promise<Record<string, string>> {
   const raw = (await context?.params) ?? {};
   return Object.fromEntries(Object.entries(raw).map(([name, value]) => [name, Array.isArray(value) ? value.join("/") : (value ?? "")]));
+}
+
+/** The headers every /v1 answer carries, whoever produced it. */
+export function withEdgeHeaders(response: Response, requestId: string): Response {
+  response.headers.set("X-Request-Id", requestId);
+  if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "no-store");
+  response.headers.set("X-Content-Type-Options", "nosniff");
+  return response;
 }
 
 /** Runs one request through the edge: request id, auth, handler, error mapping, common headers. */
@@ -107,9 +115,7 @@ async function serve(handler: ApiHandler | undefined, allow: string, options: Ro
     else log("warn", "request refused", fields);
     response = errorResponse(error);
   }
-  response.headers.set("X-Request-Id", requestId);
-  if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "no-store");
-  response.headers.set("X-Content-Type-Options", "nosniff");
+  withEdgeHeaders(response, requestId);
   for (const [name, value] of Object.entries(options.headers ?? {})) response.headers.set(name, value);
   for (const [name, value] of Object.entries(limits ? rateLimitHeaders(limits) : rateLimitPolicyHeader())) response.headers.set(name, value);
   applyCors(request, response, allow);

@@ -1,7 +1,7 @@
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { config, type DatabaseConfig } from "@/lib/config";
-import { withStatementCache } from "@/lib/db/sqlite-statement-cache";
+import { withSqliteAdapter } from "@/lib/db/sqlite-adapter";
 import { PrismaClient as PostgresClient } from "@/lib/generated/postgresql/client";
 import { PrismaClient as SqliteClient } from "@/lib/generated/sqlite/client";
 
@@ -13,7 +13,7 @@ export type Database = SqliteClient;
 export function createDatabase(database: DatabaseConfig): Database {
   if (database.provider === "sqlite") {
     // better-sqlite3's `timeout` is SQLite's busy timeout: the key tool and the server share the file.
-    const adapter = withStatementCache(new PrismaBetterSqlite3({ url: database.file, timeout: 5000 }));
+    const adapter = withSqliteAdapter(new PrismaBetterSqlite3({ url: database.file, timeout: 5000 }));
     return new SqliteClient({ adapter });
   }
   // Bounded waits: when PostgreSQL is away, requests fail fast with 503 instead of hanging.

@@ -7,6 +7,7 @@ const unavailableCodes = new Set([
   "P1008", // operation timed out
   "P1017", // server closed the connection
   "P2024", // timed out fetching a connection from the pool
+  "P2028", // a transaction could not start in time, or timed out
 ]);
 
 const unavailableKinds = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections", "DatabaseDoesNotExist"]);

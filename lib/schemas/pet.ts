@@ -82,7 +82,6 @@ export const listPetsQuerySchema = z.strictObject(
   },
   { error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "invalid query") },
 );
-export type ListPetsQuery = z.infer<typeof listPetsQuerySchema>;
 
 export const petIdSchema = z
   .string()

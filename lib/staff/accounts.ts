@@ -78,8 +78,12 @@ export async function signIn(emailInput: string, password: string, now = new Dat
     if (lock > 0) await db().staff.update({ where: { id: staff.id }, data: { lockedUntil: new Date(now.getTime() + lock) } });
     return undefined;
   }
-  if (staff.failedSignIns > 0 || staff.lockedUntil) {
-    await db().staff.update({ where: { id: staff.id }, data: { failedSignIns: 0, lockedUntil: null } });
-  }
+  // The lock may have been set by a concurrent attempt while this password was being hashed: the
+  // success only counts if the account is still enabled and unlocked at this very update.
+  const { count } = await db().staff.updateMany({
+    where: { id: staff.id, disabledAt: null, OR: [{ lockedUntil: null }, { lockedUntil: { lte: now } }] },
+    data: { failedSignIns: 0, lockedUntil: null },
+  });
+  if (count === 0) return undefined;
   return { id: staff.id, email: staff.email };
 }

@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import Database from "better-sqlite3";
+import { databaseConfig } from "@/lib/config";
+import { createDatabase, type Database as Client } from "@/lib/db/client";
+import { migrate } from "@/lib/db/migrate";
+
+// The SQLite connection Prisma's adapter shares between all requests of a process (lib/db/sqlite-adapter.ts).
+
+describe("the SQLite connection", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-db-"));
+  const config = databaseConfig(`file:${path.join(dir, "test.db")}`);
+  let db: Client;
+
+  before(async () => {
+    await migrate(config);
+    db = createDatabase(config);
+  });
+
+  after(async () => {
+    await db.$disconnect();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("a write outside a transaction is never taken along by another request's rollback", async () => {
+    const db = createDatabase(config); // a client of its own: the first transaction of a fresh client
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const failing = db.$transaction(async (tx) => {
+      await tx.pet.create({ data: { name: "Rolled back", categoryId: 1n } });
+      await held;
+      throw new Error("roll back");
+    });
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the transaction is open and has written
+    // One statement with no transaction of its own, as most writes are; it may not run before the
+    // rollback (it would then be undone with it), so it is given time and then the rollback goes ahead.
+    const plain = db.pet.create({ data: { name: "Answered", categoryId: 2n } }).then((pet) => pet); // Prisma queries start on then()
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    release();
+    await assert.rejects(failing, /roll back/);
+    await plain;
+    assert.equal(await db.pet.count({ where: { name: "Answered" } }), 1, "the plain create survived the rollback");
+    assert.equal(await db.pet.count({ where: { name: "Rolled back" } }), 0);
+    await db.$disconnect();
+  });
+
+  test("commits are durable: synchronous=FULL on the app's connection", () => {
+    // The app's connection is private to the adapter; the pragma is per connection, so it is read
+    // through the same wrapper on a fresh client.
+    const probe = createDatabase(config);
+    return probe.$queryRawUnsafe<{ synchronous: number | bigint }[]>("PRAGMA synchronous").then(async (rows) => {
+      assert.equal(Number(rows[0].synchronous), 2, "FULL");
+      await probe.$disconnect();
+    });
+  });
+
+  test("the file is in WAL mode", () => {
+    const sqlite = new Database(config.provider === "sqlite" ? config.file : "", { readonly: true });
+    assert.equal(sqlite.pragma("journal_mode", { simple: true }), "wal");
+    sqlite.close();
+  });
+});
