@@ -29,6 +29,8 @@ const PET_COLUMNS = "id, name, category_id, status";
 // SQLite: one prepared statement per query, in safe-integers mode so int64 columns arrive as bigint.
 function sqliteStore(file: string): Store {
   const sqlite = new Database(file, { timeout: 5000 });
+  // The same durability as the app (lib/db/sqlite-adapter.ts): SQLITE_SYNCHRONOUS, NORMAL by default.
+  sqlite.pragma(`synchronous = ${process.env.SQLITE_SYNCHRONOUS === "full" ? "FULL" : "NORMAL"}`);
   const prepare = (sql: string) => sqlite.prepare(sql).safeIntegers(true);
   const keyByHash = prepare("SELECT revoked_at FROM api_keys WHERE hash = ?");
   const listAll = prepare(`SELECT ${PET_COLUMNS} FROM pets WHERE id > ? ORDER BY id LIMIT ?`);

@@ -24,6 +24,7 @@ const envSchema = z.object({
   API_STAGING_URL: baseUrl.default("https://staging-api.animal-store.example/v1"),
   RATE_LIMIT_REQUESTS: z.coerce.number({ error: "must be a whole number, 0 or more" }).int().min(0).default(6000),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number({ error: "must be a whole number of seconds from 1 to 86400" }).int().min(1).max(86_400).default(60),
+  SQLITE_SYNCHRONOUS: z.enum(["normal", "full"], { error: 'must be "normal" or "full"' }).default("normal"),
   DEMO_SEED: z.enum(["on", "off"], { error: 'must be "on" or "off"' }).default("on"),
   CORS_ORIGINS: z
     .string()
@@ -32,11 +33,13 @@ const envSchema = z.object({
     .refine((origins) => origins.every((origin) => origin === "*" || /^https?:\/\/[^/]+$/.test(origin)), "must be * or a comma-separated list of origins like https://shop.example"),
 });
 
+export type SqliteSynchronous = "normal" | "full";
+
 export type DatabaseConfig =
-  | { provider: "sqlite"; url: string; file: string }
+  | { provider: "sqlite"; url: string; file: string; synchronous: SqliteSynchronous }
   | { provider: "postgresql"; url: string };
 
-export type Config = Omit<z.infer<typeof envSchema>, "DATABASE_URL"> & { database: DatabaseConfig };
+export type Config = Omit<z.infer<typeof envSchema>, "DATABASE_URL" | "SQLITE_SYNCHRONOUS"> & { database: DatabaseConfig };
 
 export class ConfigError extends Error {}
 
@@ -52,14 +55,14 @@ export function readConfig(env: Record<string, string | undefined> = process.env
     const got = (env[name] ?? "").replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@");
     throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got ${JSON.stringify(got)})`);
   }
-  const { DATABASE_URL, ...rest } = parsed.data;
-  return { ...rest, database: databaseConfig(DATABASE_URL) };
+  const { DATABASE_URL, SQLITE_SYNCHRONOUS, ...rest } = parsed.data;
+  return { ...rest, database: databaseConfig(DATABASE_URL, SQLITE_SYNCHRONOUS) };
 }
 
-export function databaseConfig(url: string): DatabaseConfig {
+export function databaseConfig(url: string, synchronous: SqliteSynchronous = "normal"): DatabaseConfig {
   if (!url.startsWith("file:")) return { provider: "postgresql", url };
   const file = path.resolve(url.slice("file:".length));
-  return { provider: "sqlite", url: `file:${file}`, file };
+  return { provider: "sqlite", url: `file:${file}`, file, synchronous };
 }
 
 let cached: Config | undefined;

@@ -25,7 +25,7 @@ function modelsAt(revision: string): string | undefined {
 }
 
 const databases: DatabaseConfig[] = [
-  { provider: "sqlite", url: "file::memory:", file: ":memory:" },
+  { provider: "sqlite", url: "file::memory:", file: ":memory:", synchronous: "normal" },
   { provider: "postgresql", url: process.env.DIFF_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
 ];
 

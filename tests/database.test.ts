@@ -47,14 +47,14 @@ describe("the SQLite connection", () => {
     await db.$disconnect();
   });
 
-  test("commits are durable: synchronous=FULL on the app's connection", () => {
-    // The app's connection is private to the adapter; the pragma is per connection, so it is read
-    // through the same wrapper on a fresh client.
-    const probe = createDatabase(config);
-    return probe.$queryRawUnsafe<{ synchronous: number | bigint }[]>("PRAGMA synchronous").then(async (rows) => {
-      assert.equal(Number(rows[0].synchronous), 2, "FULL");
+  test("the connection runs in the configured synchronous mode: NORMAL by default, FULL on request", async () => {
+    // The pragma is per connection, so it is read through the same wrapper on fresh clients.
+    for (const [synchronous, expected] of [["normal", 1], ["full", 2]] as const) {
+      const probe = createDatabase({ ...config, synchronous } as typeof config);
+      const rows = await probe.$queryRawUnsafe<{ synchronous: number | bigint }[]>("PRAGMA synchronous");
+      assert.equal(Number(rows[0].synchronous), expected, synchronous);
       await probe.$disconnect();
-    });
+    }
   });
 
   test("the file is in WAL mode", () => {

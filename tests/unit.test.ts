@@ -89,7 +89,7 @@ describe("the query and path schemas", () => {
 describe("configuration", () => {
   test("defaults to the embedded SQLite file under ./data", () => {
     const config = readConfig({});
-    assert.deepEqual(config.database, { provider: "sqlite", url: `file:${path.resolve("data/animal-store.db")}`, file: path.resolve("data/animal-store.db") });
+    assert.deepEqual(config.database, { provider: "sqlite", url: `file:${path.resolve("data/animal-store.db")}`, file: path.resolve("data/animal-store.db"), synchronous: "normal" });
     assert.equal(config.PORT, 3000);
     assert.equal(config.HOST, "127.0.0.1");
   });

@@ -13,7 +13,7 @@ export type Database = SqliteClient;
 export function createDatabase(database: DatabaseConfig): Database {
   if (database.provider === "sqlite") {
     // better-sqlite3's `timeout` is SQLite's busy timeout: the key tool and the server share the file.
-    const adapter = withSqliteAdapter(new PrismaBetterSqlite3({ url: database.file, timeout: 5000 }));
+    const adapter = withSqliteAdapter(new PrismaBetterSqlite3({ url: database.file, timeout: 5000 }), database.synchronous);
     return new SqliteClient({ adapter });
   }
   // Bounded waits: when PostgreSQL is away, requests fail fast with 503 instead of hanging.

@@ -1,14 +1,17 @@
 import type { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory, Transaction } from "@prisma/driver-adapter-utils";
 import type BetterSqlite3 from "better-sqlite3";
+import type { SqliteSynchronous } from "@/lib/config";
 
 // Prisma's better-sqlite3 adapter, made safe and cheap. It runs every query of the process on one
 // connection, and its transactions only wait for each other: a query of another request that arrived
 // while a transaction was open ran inside that transaction, saw its uncommitted rows, and was undone
 // with it on a rollback — after its own request had been answered. This wrapper:
 // - holds every query outside a transaction until the open transaction has committed or rolled back;
-// - sets synchronous=FULL, so a commit is on disk before its request is answered (the better-sqlite3
-//   build defaults WAL databases to NORMAL, which can lose the last commits on power loss);
+// - sets SQLite's synchronous mode as configured (SQLITE_SYNCHRONOUS): NORMAL, the default, keeps every
+//   answered commit through a crash of the process (WAL), and only the last ones can be lost if the
+//   machine itself loses power; FULL syncs each commit to disk before it is answered, at the price of
+//   one fsync per write (measured: creates at 32 connections fell from about 3,500 to 2,000 a second);
 // - prepares each distinct SQL text once and reuses the statement (profiled, preparing every query anew
 //   was a tenth of a /v1 request's CPU), passing the arguments per call instead of binding them for good.
 // The statement cache relies on the adapter keeping its connection in `client` (adapter 7.10, pinned by
@@ -107,7 +110,7 @@ function isolateTransactions(adapter: SqlDriverAdapter): void {
   }
 }
 
-export function withSqliteAdapter(factory: PrismaBetterSqlite3): SqlMigrationAwareDriverAdapterFactory {
+export function withSqliteAdapter(factory: PrismaBetterSqlite3, synchronous: SqliteSynchronous): SqlMigrationAwareDriverAdapterFactory {
   return {
     provider: factory.provider,
     adapterName: factory.adapterName,
@@ -115,7 +118,7 @@ export function withSqliteAdapter(factory: PrismaBetterSqlite3): SqlMigrationAwa
       const adapter = await factory.connect();
       const client = (adapter as unknown as { client?: BetterSqlite3.Database }).client;
       if (client && typeof client.prepare === "function") {
-        client.pragma("synchronous = FULL");
+        client.pragma(`synchronous = ${synchronous === "full" ? "FULL" : "NORMAL"}`);
         cacheStatements(client);
       }
       isolateTransactions(adapter);
