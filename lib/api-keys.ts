@@ -1,7 +1,8 @@
 import "server-only";
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { db } from "@/lib/db/client";
 import { findKeyByHash } from "@/lib/db/key-lookup";
+import { sha256Hex } from "@/lib/hash";
 
 // API keys: `ask_` and 32 random base64url characters (192 bits). Only the SHA-256 of a key is stored,
 // with its first characters as a prefix to recognise it by; the key itself is shown once, at creation.
@@ -21,7 +22,7 @@ export function keyPrefix(key: string): string {
 }
 
 function hashKey(key: string): string {
-  return createHash("sha256").update(key).digest("hex");
+  return sha256Hex(key);
 }
 
 export async function createApiKey(name: string): Promise<{ info: ApiKeyInfo; key: string }> {

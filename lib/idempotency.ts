@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import { db } from "@/lib/db/client";
+import { sha256Hex } from "@/lib/hash";
 
 // Idempotency-Key for POST /v1/pets (draft-ietf-httpapi-idempotency-key-header, with Stripe's
 // semantics): per API key, the first request with a key is recorded before it runs; its answer is
@@ -27,7 +27,7 @@ export type Claim =
   | { kind: "mismatch" };
 
 export function requestHash(body: string): string {
-  return createHash("sha256").update(body).digest("hex");
+  return sha256Hex(body);
 }
 
 function isUniqueViolation(error: unknown): boolean {

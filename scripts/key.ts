@@ -1,6 +1,6 @@
 // npm run key -- create <name> | list | revoke <id or prefix>
 // Manages the API keys of DATABASE_URL's database. `create` prints the key once, alone on the last line.
-import { runCommand, UsageError } from "@/scripts/cli";
+import { printTable, runCommand, UsageError } from "@/scripts/cli";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-keys";
 import { config } from "@/lib/config";
 import { migrate } from "@/lib/db/migrate";
@@ -25,8 +25,7 @@ await runCommand(async () => {
     else {
       const rows = keys.map((key) => [String(key.id), key.name, key.prefix, date(key.createdAt), date(key.lastUsedAt), key.revokedAt ? `revoked ${date(key.revokedAt)}` : "active"]);
       const header = ["ID", "NAME", "PREFIX", "CREATED", "LAST USED", "STATE"];
-      const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-      for (const row of [header, ...rows]) console.log(row.map((cell, column) => cell.padEnd(widths[column])).join("  ").trimEnd());
+      printTable(header, rows);
     }
   } else {
     const revoked = await revokeApiKey(argument);

@@ -2,7 +2,7 @@
 // Manages the staff accounts of DATABASE_URL's database. `create` reads the password from standard
 // input — piped (`echo 'password' | npm run staff -- create a@b.example`, the first line) or typed at a
 // prompt that does not echo — so it never sits in the shell's history or the process list.
-import { runCommand, UsageError } from "@/scripts/cli";
+import { printTable, runCommand, UsageError } from "@/scripts/cli";
 import { config } from "@/lib/config";
 import { migrate } from "@/lib/db/migrate";
 import { staffEmailSchema, staffPasswordSchema } from "@/lib/schemas/staff";
@@ -80,8 +80,7 @@ await runCommand(async () => {
           String(member.failedSignIns),
         ]);
         const header = ["ID", "EMAIL", "CREATED", "STATE", "FAILED SIGN-INS"];
-        const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-        for (const row of [header, ...rows]) console.log(row.map((cell, column) => cell.padEnd(widths[column])).join("  ").trimEnd());
+        printTable(header, rows);
       }
     } else {
       const disabled = await disableStaff(argument);

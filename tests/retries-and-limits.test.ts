@@ -109,25 +109,29 @@ for (const provider of providers) {
   });
 }
 
-describe("rate limits", () => {
+/** A fresh SQLite database and a server whose keys may make `quota` requests an hour, for one suite. */
+function serverWithQuota(quota: number) {
   let database: TestDatabase;
   let server: RunningServer;
-
   before(async () => {
     database = await createTestDatabase("sqlite");
     await runScript("db-migrate.ts", [], database.url);
-    server = await startServer("custom", database.url, { RATE_LIMIT_REQUESTS: "5", RATE_LIMIT_WINDOW_SECONDS: "3600" });
+    server = await startServer("custom", database.url, { RATE_LIMIT_REQUESTS: String(quota), RATE_LIMIT_WINDOW_SECONDS: "3600" });
   });
-
   after(async () => {
     await server?.stop();
     await database?.drop();
   });
+  return { database: () => database, server: () => server };
+}
+
+describe("rate limits", () => {
+  const { database, server } = serverWithQuota(5);
 
   test("every response carries the policy; a key past its quota gets 429 with Retry-After in seconds", async () => {
-    const key = await createKey(database.url, "limited");
+    const key = await createKey(database().url, "limited");
     const replies = [];
-    for (let index = 0; index < 7; index++) replies.push(await call(server.baseUrl, "GET", "/v1/pets", { key }));
+    for (let index = 0; index < 7; index++) replies.push(await call(server().baseUrl, "GET", "/v1/pets", { key }));
     assert.deepEqual(replies.map((reply) => reply.status), [200, 200, 200, 200, 200, 429, 429]);
     assert.deepEqual(
       replies.map((reply) => /r=(\d+)/.exec(reply.headers.get("ratelimit") ?? "")?.[1]),
@@ -141,32 +145,20 @@ describe("rate limits", () => {
     assert.ok(Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 3600, `Retry-After ${retryAfter}`);
     assert.equal(limited.headers.get("ratelimit"), `"per-key";r=0;t=${retryAfter}`);
 
-    const other = await createKey(database.url, "unaffected");
-    assert.equal((await call(server.baseUrl, "GET", "/v1/pets", { key: other })).status, 200, "limits are per key");
-    const anonymous = await call(server.baseUrl, "GET", "/v1/pets");
+    const other = await createKey(database().url, "unaffected");
+    assert.equal((await call(server().baseUrl, "GET", "/v1/pets", { key: other })).status, 200, "limits are per key");
+    const anonymous = await call(server().baseUrl, "GET", "/v1/pets");
     assert.equal(anonymous.status, 401);
     assert.equal(anonymous.headers.get("ratelimit-policy"), '"per-key";q=5;w=3600');
   });
 });
 
 describe("rate limits under concurrency", () => {
-  let database: TestDatabase;
-  let server: RunningServer;
-
-  before(async () => {
-    database = await createTestDatabase("sqlite");
-    await runScript("db-migrate.ts", [], database.url);
-    server = await startServer("custom", database.url, { RATE_LIMIT_REQUESTS: "100", RATE_LIMIT_WINDOW_SECONDS: "3600" });
-  });
-
-  after(async () => {
-    await server?.stop();
-    await database?.drop();
-  });
+  const { database, server } = serverWithQuota(100);
 
   test("300 concurrent requests against a quota of 100 (counted in memory, then in the database) admit exactly 100", async () => {
-    const key = await createKey(database.url, "burst");
-    const replies = await Promise.all(Array.from({ length: 300 }, () => call(server.baseUrl, "GET", "/v1/pets?limit=1", { key })));
+    const key = await createKey(database().url, "burst");
+    const replies = await Promise.all(Array.from({ length: 300 }, () => call(server().baseUrl, "GET", "/v1/pets?limit=1", { key })));
     const statuses = replies.map((reply) => reply.status);
     assert.equal(statuses.filter((status) => status === 200).length, 100, JSON.stringify(statuses.filter((status) => status !== 429 && status !== 200)));
     assert.equal(statuses.filter((status) => status === 429).length, 200);

@@ -1,7 +1,8 @@
 import "server-only";
-import { createHash, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { db } from "@/lib/db/client";
 import type { SignedInStaff } from "@/lib/staff/accounts";
+import { sha256Hex } from "@/lib/hash";
 
 // Staff sessions. The browser holds a random 256-bit token in an httpOnly cookie; the database holds
 // only its SHA-256 as the session's id. Ending a session deletes the row, so the token stops working
@@ -12,7 +13,7 @@ export const SESSION_LIFETIME_MS = 12 * 60 * 60_000;
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 function sessionId(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
+  return sha256Hex(token);
 }
 
 export async function startSession(staffId: number, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
