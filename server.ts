@@ -1,15 +1,15 @@
 // The production server: validates configuration, migrates, seeds an empty database, then serves on
-// HOST:PORT. Requests under /v1 go straight to the route modules (lib/api/v1-router.ts); everything
+// HOST:PORT. Requests under /v1 go straight to the route table's functions (lib/v1/router.ts); everything
 // else goes to Next. `npm start` runs it after building if needed; the tests run it directly.
 import http from "node:http";
 import { getRequestListener, RequestError } from "@hono/node-server";
 import next from "next";
-import { adminApiKey } from "@/lib/admin/api-key";
+import { adminApiKey } from "@/lib/auth/admin-key";
 import { prepareAdminApp } from "@/lib/admin/start-up";
-import { countActiveApiKeys, keyPrefix } from "@/lib/api-keys";
-import { ApiError } from "@/lib/api/errors";
-import { errorResponse, toApiError, withEdgeHeaders } from "@/lib/api/route";
-import { dispatchV1 } from "@/lib/api/v1-router";
+import { countActiveApiKeys, keyPrefix } from "@/lib/auth/api-keys";
+import { ApiError } from "@/lib/http/errors";
+import { errorResponse, toApiError, withEdgeHeaders } from "@/lib/http/edge";
+import { dispatchV1 } from "@/lib/v1/router";
 import { config, ConfigError } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   const app = next({ dev: false, dir: process.cwd(), hostname: settings.HOST, port: settings.PORT });
   await app.prepare();
   const handleNext = app.getRequestHandler();
-  const handleV1 = getRequestListener(dispatchV1, {
+  const handleV1 = getRequestListener((request) => dispatchV1(request), {
     overrideGlobalObjects: false, // Next shares this process and expects the standard Request/Response
     // What the route wrapper could not answer itself: a request too malformed to become a Request (bad
     // Host, bad absolute target) is a 400; anything else is our fault, logged and answered 500.

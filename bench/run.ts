@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { postgresDatabase, sqliteDatabase, type BenchDatabase, type Provider } from "@/bench/databases";
 import type { LoadResult, LoadSpec } from "@/bench/load";
+import { encodeCursor } from "@/lib/pets/cursor";
 import { assertRunning, memoryMb, runNode, startMeasured, stop, stopAll, type Server } from "@/bench/processes";
 import {
   checkThroughput,
@@ -109,7 +110,6 @@ async function measureThroughput(database: Provider | "none", servers: { name: S
 
 /** List latency at 1 connection with 1,000 and with 1,000,000 pets, first page and a middle page, with and without status. */
 async function measureGrowth(database: BenchDatabase, app: Server, key: string): Promise<void> {
-  const cursor = (id: bigint) => Buffer.from(`p1:${id}`).toString("base64url"); // as encodeCursor in lib/api/pets.ts
   const variants = [
     { page: "first", status: "any" },
     { page: "first", status: "available" },
@@ -125,7 +125,7 @@ async function measureGrowth(database: BenchDatabase, app: Server, key: string):
     for (const { page, status } of variants) {
       const query = new URLSearchParams({ limit: "20" });
       if (status !== "any") query.set("status", status);
-      if (page === "middle") query.set("cursor", cursor(middle));
+      if (page === "middle") query.set("cursor", encodeCursor(middle));
       progress(`${database.provider} growth ${pets} ${page} ${status}`);
       measured.push(await load({ url: app.url, paths: [`/v1/pets?${query}`], headers: { Authorization: `Bearer ${key}` }, connections: 1, duration: GROWTH_DURATION, warmup: 1 }));
       assertRunning(app);

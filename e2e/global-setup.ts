@@ -1,5 +1,5 @@
 import { chromiumAvailable, CHROMIUM } from "../playwright.config";
-import { createStaff, createTestDatabase, startServer } from "../tests/support/harness";
+import { createStaff, createTestDatabase, startServer } from "../scripts/harness/servers";
 import { E2E_STAFF } from "./staff-account";
 
 // Starts the production server (server.ts, as `npm start` runs it) on 127.0.0.1, a free port and a

@@ -1,5 +1,6 @@
+import "server-only";
 import type { Database } from "@/lib/db/client";
-import type { PetStatus } from "@/lib/schemas/pet";
+import type { PetStatus } from "@/lib/pets/schema";
 
 // A believable demo catalogue for an empty database: a few dozen pets across several categories and
 // all three statuses. Category ids: 1 dogs, 2 cats, 3 birds, 4 fish, 5 reptiles, 6 small mammals.

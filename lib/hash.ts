@@ -1,3 +1,4 @@
+import "server-only";
 import { createHash } from "node:crypto";
 
 /** SHA-256 as hex: how keys, session tokens and request bodies are stored or compared. */

@@ -1,3 +1,4 @@
+import "server-only";
 import { db } from "@/lib/db/client";
 
 // Liveness and readiness for load balancers and orchestrators: no auth, no data.

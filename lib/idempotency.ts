@@ -1,10 +1,14 @@
-import { db } from "@/lib/db/client";
+import "server-only";
+import { db, type Transaction } from "@/lib/db/client";
 import { sha256Hex } from "@/lib/hash";
+import { ApiError } from "@/lib/http/errors";
 
-// Idempotency-Key for POST /v1/pets (draft-ietf-httpapi-idempotency-key-header, with Stripe's
-// semantics): per API key, the first request with a key is recorded before it runs; its answer is
-// stored in the same transaction as the pet it creates, so a retry replays it and never creates a
-// second pet. Records are kept 24 hours.
+// Idempotency-Key (draft-ietf-httpapi-idempotency-key-header, with Stripe's semantics), for any
+// operation that opts in: this module owns the header, and the claim / replay / release protocol. Per
+// API key, the first request with a key is recorded before it runs; the operation then runs in a
+// transaction this module hands it, and its answer is stored in that same transaction, so a retry
+// replays the answer and never repeats the change. The operation knows nothing of this. Records are
+// kept 24 hours.
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 // A request holding a key for this long is taken to have died with its process, and a retry may run in
@@ -13,29 +17,26 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 const ABANDONED_AFTER_MS = 5_000;
 
 /** The claim was completed by another request (one that took it over, or that it took over). */
-export class IdempotencyClaimLost extends Error {
+class IdempotencyClaimLost extends Error {
   constructor() {
     super("the idempotency claim was completed by another request");
   }
 }
 
+/** An operation's answer, as it is stored for replays. */
 export type StoredResponse = { status: number; body: string; location: string | null };
-export type Claim =
+type Claim =
   | { kind: "claimed"; lockedAt: Date }
   | { kind: "replay"; response: StoredResponse }
   | { kind: "in_progress" }
   | { kind: "mismatch" };
-
-export function requestHash(body: string): string {
-  return sha256Hex(body);
-}
 
 function isUniqueViolation(error: unknown): boolean {
   return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
 }
 
 /** Claims an idempotency key for a request, or says what to answer instead. */
-export async function claimIdempotencyKey(apiKeyId: number, key: string, hash: string): Promise<Claim> {
+async function claimIdempotencyKey(apiKeyId: number, key: string, hash: string): Promise<Claim> {
   const where = { apiKeyId_key: { apiKeyId, key } };
   for (let attempt = 0; attempt < 3; attempt++) {
     const now = new Date();
@@ -69,10 +70,81 @@ export async function claimIdempotencyKey(apiKeyId: number, key: string, hash: s
  * Gives a claimed key back when the request failed before doing anything, so a retry may run; only
  * while the claim is still this request's (not taken over by another since).
  */
-export async function releaseIdempotencyKey(apiKeyId: number, key: string, lockedAt: Date): Promise<void> {
+async function releaseIdempotencyKey(apiKeyId: number, key: string, lockedAt: Date): Promise<void> {
   await db().idempotencyRecord.deleteMany({ where: { apiKeyId, key, responseStatus: null, lockedAt } });
 }
 
 export async function deleteExpiredIdempotencyRecords(): Promise<void> {
   await db().idempotencyRecord.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - IDEMPOTENCY_TTL_MS) } } });
+}
+
+/** The Idempotency-Key header: an opaque string of 1 to 255 visible characters, quoted or not. */
+function idempotencyKeyOf(request: Request): string | undefined {
+  const raw = request.headers.get("idempotency-key");
+  if (raw === null) return undefined;
+  const key = /^"(.*)"$/.exec(raw)?.[1] ?? raw;
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw new ApiError("invalid_header", {
+      message: "Idempotency-Key must be 1 to 255 visible ASCII characters, such as a UUID.",
+      errors: [{ path: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }],
+    });
+  }
+  return key;
+}
+
+function respond({ status, body, location }: StoredResponse, replayed: boolean): Response {
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (location) headers.Location = location;
+  if (replayed) headers["Idempotent-Replayed"] = "true";
+  return new Response(body, { status, headers });
+}
+
+export type IdempotentOperation = (tx: Transaction) => Promise<StoredResponse>;
+
+/**
+ * Runs an operation at most once per Idempotency-Key of the request. The header is read (and a bad one
+ * refused) at once; `run` takes the request body's text and the operation. Without the header the
+ * operation simply runs. With it, the first request runs the operation in a transaction that also
+ * stores its answer; a retry with the same body gets that answer again (Idempotent-Replayed: true),
+ * one with another body a 422, one while the first still runs a 409.
+ */
+export function idempotency(request: Request, apiKeyId: number): { run(body: string, operation: IdempotentOperation): Promise<Response> } {
+  const key = idempotencyKeyOf(request);
+  return {
+    async run(body, operation) {
+      if (key === undefined) return respond(await operation(db()), false);
+      const inProgress = () => new ApiError("idempotency_key_in_progress", { headers: { "Retry-After": "1" } });
+      const claim = await claimIdempotencyKey(apiKeyId, key, sha256Hex(body));
+      if (claim.kind === "replay") return respond(claim.response, true);
+      if (claim.kind === "in_progress") throw inProgress();
+      if (claim.kind === "mismatch") throw new ApiError("idempotency_key_reused");
+      try {
+        return respond(await completeOnce(apiKeyId, key, operation), false);
+      } catch (error) {
+        if (error instanceof IdempotencyClaimLost) throw inProgress();
+        await releaseIdempotencyKey(apiKeyId, key, claim.lockedAt).catch(() => {});
+        throw error;
+      }
+    },
+  };
+}
+
+/**
+ * The operation and its stored answer in one transaction: either both exist or neither does, so a
+ * retry can never repeat the change.
+ */
+function completeOnce(apiKeyId: number, key: string, operation: IdempotentOperation): Promise<StoredResponse> {
+  return db().$transaction(
+    async (tx) => {
+      const answer = await operation(tx);
+      const { count } = await tx.idempotencyRecord.updateMany({
+        where: { apiKeyId, key, responseStatus: null },
+        data: { responseStatus: answer.status, responseBody: answer.body, location: answer.location },
+      });
+      if (count !== 1) throw new IdempotencyClaimLost(); // rolls the operation back
+      return answer;
+    },
+    // Bounds above the pool's: waiting for a connection gives up first, and is answered 503.
+    { maxWait: 4000, timeout: 8000 },
+  );
 }

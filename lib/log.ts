@@ -1,3 +1,5 @@
+import "server-only";
+
 // Structured logs: one JSON object a line on stderr. Callers pass facts, never secrets: no API keys,
 // passwords, cookies or Authorization headers.
 

@@ -1,10 +1,10 @@
 // npm run fuzz -- [--runs N] [--database sqlite|postgresql] [--seed S]
-// A larger property-based run of tests/support/fuzz.ts against a fresh production server; prints how
+// A larger property-based run of scripts/harness/fuzz.ts against a fresh production server; prints how
 // many requests it tried, the answers by status, and the first counterexample if any.
 import { parseArgs } from "node:util";
 import fc from "fast-check";
-import { createKey, createTestDatabase, runScript, startServer } from "@/tests/support/harness";
-import { openApiChecker, requestArbitrary, sendAndCheck, type FuzzStats } from "@/tests/support/fuzz";
+import { createKey, createTestDatabase, runScript, startServer } from "@/scripts/harness/servers";
+import { openApiChecker, requestArbitrary, sendAndCheck, type FuzzStats } from "@/scripts/harness/fuzz";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "5000" }, database: { type: "string", default: "sqlite" }, seed: { type: "string" } } });
 const provider = values.database === "postgresql" ? "postgresql" : "sqlite";

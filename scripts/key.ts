@@ -1,7 +1,7 @@
 // npm run key -- create <name> | list | revoke <id or prefix>
 // Manages the API keys of DATABASE_URL's database. `create` prints the key once, alone on the last line.
 import { printTable, runCommand, UsageError } from "@/scripts/cli";
-import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/api-keys";
+import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/auth/api-keys";
 import { config } from "@/lib/config";
 import { migrate } from "@/lib/db/migrate";
 

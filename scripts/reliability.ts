@@ -1,8 +1,8 @@
 // npm run reliability — the fault scenarios of RELIABILITY.md at full size, one after another; prints
 // their figures as a table and writes them to reliability-results.json.
 import os from "node:os";
-import { postgresAvailable } from "@/tests/support/harness";
-import { crashScenario, outageScenario, twoInstancesScenario, writeFigures } from "@/tests/support/scenarios";
+import { postgresAvailable } from "@/scripts/harness/servers";
+import { crashScenario, outageScenario, twoInstancesScenario, writeFigures } from "@/scripts/harness/scenarios";
 
 const started = Date.now();
 const results: Record<string, unknown> = {

@@ -5,8 +5,8 @@
 import { printTable, runCommand, UsageError } from "@/scripts/cli";
 import { config } from "@/lib/config";
 import { migrate } from "@/lib/db/migrate";
-import { staffEmailSchema, staffPasswordSchema } from "@/lib/schemas/staff";
-import { createStaff, disableStaff, listStaff, StaffError } from "@/lib/staff/accounts";
+import { staffEmailSchema, staffPasswordSchema } from "@/lib/auth/staff-schema";
+import { createStaff, disableStaff, listStaff, StaffError } from "@/lib/auth/staff";
 
 const usage = "usage: npm run staff -- create <email> | list | disable <email>   (create reads the password from standard input)";
 

@@ -3,8 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { call, type Reply } from "./support/http";
-import { createKey, createStaff, createTestDatabase, runScript, startServer, type RunningServer, type TestDatabase } from "./support/harness";
+import { call, type Reply } from "@/scripts/harness/http";
+import { createKey, createStaff, createTestDatabase, runScript, startServer, type RunningServer, type TestDatabase } from "@/scripts/harness/servers";
 
 // The admin app's server side over real HTTP against the production server (server.ts) on a fresh
 // SQLite file: first start, the staff tool, sign-in, the session and Origin checks of every admin

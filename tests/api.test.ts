@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { parseJson } from "@/lib/api/json";
-import { call, rawCall, type Reply } from "./support/http";
-import { createKey, createStaff, createTestDatabase, postgresAvailable, runScript, startServer, type Entry, type RunningServer, type TestDatabase } from "./support/harness";
+import { parseJson } from "@/lib/http/json";
+import { call, rawCall, type Reply } from "@/scripts/harness/http";
+import { createKey, createStaff, createTestDatabase, postgresAvailable, runScript, startServer, type Entry, type RunningServer, type TestDatabase } from "@/scripts/harness/servers";
 
 // The whole /v1 contract over HTTP against the production build, on SQLite and on PostgreSQL, through
 // both entries that serve /v1: server.ts (what npm start runs) and Next's own `next start`.

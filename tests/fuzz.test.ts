@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import fc from "fast-check";
-import { createKey, createTestDatabase, postgresAvailable, runScript, startServer, type RunningServer, type TestDatabase } from "./support/harness";
-import { openApiChecker, requestArbitrary, sendAndCheck, type FuzzStats } from "./support/fuzz";
+import { createKey, createTestDatabase, postgresAvailable, runScript, startServer, type RunningServer, type TestDatabase } from "@/scripts/harness/servers";
+import { openApiChecker, requestArbitrary, sendAndCheck, type FuzzStats } from "@/scripts/harness/fuzz";
 
 // A bounded property-based run against the real server on each database; `npm run fuzz` runs more.
 const RUNS = Number(process.env.FUZZ_RUNS ?? 600);

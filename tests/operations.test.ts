@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import http from "node:http";
 import { after, before, describe, test } from "node:test";
-import { call } from "./support/http";
-import { createKey, createTestDatabase, runScript, startServer, type RunningServer, type TestDatabase } from "./support/harness";
+import { call } from "@/scripts/harness/http";
+import { createKey, createTestDatabase, runScript, startServer, type RunningServer, type TestDatabase } from "@/scripts/harness/servers";
 
 // What operators rely on: health and readiness, CORS, and a graceful stop on SIGTERM.
 

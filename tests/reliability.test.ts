@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { postgresAvailable } from "./support/harness";
-import { privatePostgresAvailable } from "./support/private-postgres";
-import { crashScenario, outageScenario, twoInstancesScenario } from "./support/scenarios";
+import { postgresAvailable } from "@/scripts/harness/servers";
+import { privatePostgresAvailable } from "@/scripts/harness/private-postgres";
+import { crashScenario, outageScenario, twoInstancesScenario } from "@/scripts/harness/scenarios";
 
 // The fault scenarios of RELIABILITY.md in their CI-sized runs; scripts/reliability.ts runs larger ones.
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { call } from "./support/http";
-import { createKey, createTestDatabase, postgresAvailable, runScript, startServer, type RunningServer, type TestDatabase } from "./support/harness";
+import { call } from "@/scripts/harness/http";
+import { createKey, createTestDatabase, postgresAvailable, runScript, startServer, type RunningServer, type TestDatabase } from "@/scripts/harness/servers";
 
 // Idempotency-Key on createPet and per-key rate limits, over HTTP, on both databases.
 

@@ -12,9 +12,9 @@ process.env.DATABASE_URL = `file:${path.join(dir, "staff.db")}`; // read on firs
 const { config } = await import("@/lib/config");
 const { db } = await import("@/lib/db/client");
 const { migrate } = await import("@/lib/db/migrate");
-const { hashPassword, verifyPassword } = await import("@/lib/staff/password");
-const { createStaff, disableStaff, FREE_FAILURES, lockDuration, signIn, StaffError } = await import("@/lib/staff/accounts");
-const { endSession, SESSION_LIFETIME_MS, sessionStaff, startSession } = await import("@/lib/staff/sessions");
+const { hashPassword, verifyPassword } = await import("@/lib/auth/passwords");
+const { createStaff, disableStaff, FREE_FAILURES, lockDuration, signIn, StaffError } = await import("@/lib/auth/staff");
+const { endSession, SESSION_LIFETIME_MS, sessionStaff, startSession } = await import("@/lib/auth/sessions");
 
 before(async () => {
   await migrate(config().database);

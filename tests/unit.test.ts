@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { parseJson, stringifyJson, stringifyPet, stringifyPets } from "@/lib/api/json";
-import { fieldErrors } from "@/lib/api/validation";
+import { parseJson, stringifyJson } from "@/lib/http/json";
+import { INT64_MAX, INT64_MIN } from "@/lib/http/int64";
+import { stringifyPet, stringifyPets } from "@/lib/pets/json";
+import { fieldErrors } from "@/lib/http/validation";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { ConfigError, readConfig } from "@/lib/config";
-import { INT64_MAX, INT64_MIN, listPetsQuerySchema, newPetSchema, petIdSchema } from "@/lib/schemas/pet";
+import { listPetsQuerySchema, newPetSchema, petIdSchema } from "@/lib/pets/schema";
 
 describe("int64 JSON", () => {
   test("integer literals are read as bigint, digit for digit", () => {

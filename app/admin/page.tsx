@@ -4,7 +4,7 @@ import { Suspense } from "react";
 import { AddPetForm } from "@/components/admin/add-pet-form";
 import { Catalogue } from "@/components/admin/catalogue";
 import { SignOutButton } from "@/components/admin/sign-out-button";
-import { requireStaff } from "@/lib/admin/page-session";
+import { requireStaff } from "@/lib/auth/page-session";
 
 export const metadata: Metadata = { title: "Catalogue" };
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { SignInForm } from "@/components/sign-in-form";
-import { safeReturnPath } from "@/lib/admin/page-session";
+import { safeReturnPath } from "@/lib/auth/page-session";
 
 export const metadata: Metadata = { title: "Sign in" };
 

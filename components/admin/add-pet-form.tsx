@@ -2,10 +2,10 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
-import { AdminRequestError, addPet } from "@/lib/admin/client";
-import type { FieldError } from "@/lib/api/errors";
-import { fieldErrors } from "@/lib/api/validation";
-import { newPetSchema, petStatuses, type NewPet, type Pet } from "@/lib/schemas/pet";
+import { AdminRequestError, addPet } from "@/lib/client/admin-api";
+import type { FieldError } from "@/lib/http/errors";
+import { fieldErrors } from "@/lib/http/validation";
+import { newPetSchema, petStatuses, type NewPet, type Pet } from "@/lib/pets/schema";
 
 const fields = ["name", "categoryId", "status"] as const;
 type Field = (typeof fields)[number];

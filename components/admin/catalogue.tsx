@@ -4,8 +4,8 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { StatusBadge } from "@/components/admin/status-badge";
-import { AdminRequestError, fetchPetPage, type PetPage } from "@/lib/admin/client";
-import { listQuery, PAGE_SIZES, readView, STATUS_FILTERS, viewHref, type CatalogueView, type PageSize } from "@/lib/admin/catalogue-view";
+import { AdminRequestError, fetchPetPage, type PetPage } from "@/lib/client/admin-api";
+import { listQuery, PAGE_SIZES, readView, STATUS_FILTERS, viewHref, type CatalogueView, type PageSize } from "@/lib/client/catalogue-view";
 
 const focusRing = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
 

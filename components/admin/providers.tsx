@@ -2,7 +2,7 @@
 
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
-import { AdminRequestError } from "@/lib/admin/client";
+import { AdminRequestError } from "@/lib/client/admin-api";
 
 /** A 401 from an admin endpoint means the session ended (signed out elsewhere, expired): go and sign in. */
 function signInAgainOn401(error: Error): void {

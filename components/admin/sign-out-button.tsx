@@ -2,7 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { signOut } from "@/lib/admin/client";
+import { signOut } from "@/lib/client/admin-api";
 
 export function SignOutButton() {
   const queryClient = useQueryClient();

@@ -1,4 +1,4 @@
-import type { PetStatus } from "@/lib/schemas/pet";
+import type { PetStatus } from "@/lib/pets/schema";
 
 const styles: Record<PetStatus, string> = {
   available: "bg-emerald-100 text-emerald-800 ring-emerald-600/30",

@@ -1,8 +1,8 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { adminApiKey } from "@/lib/admin/api-key";
+import { adminApiKey } from "@/lib/auth/admin-key";
 import type { DatabaseConfig } from "@/lib/config";
-import { countStaff, createStaff } from "@/lib/staff/accounts";
+import { countStaff, createStaff } from "@/lib/auth/staff";
 
 // The admin app's start-up work, run by server.ts after migrating and seeding: resolve its API key
 // (a bad ADMIN_API_KEY stops the app here, in one line), and give an empty embedded database a demo

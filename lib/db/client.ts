@@ -1,13 +1,16 @@
+import "server-only";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { config, type DatabaseConfig } from "@/lib/config";
 import { withSqliteAdapter } from "@/lib/db/sqlite-adapter";
 import { PrismaClient as PostgresClient } from "@/lib/generated/postgresql/client";
-import { PrismaClient as SqliteClient } from "@/lib/generated/sqlite/client";
+import { PrismaClient as SqliteClient, type Prisma } from "@/lib/generated/sqlite/client";
 
 // Both generated clients share one model file, so their model types are interchangeable; the
 // SQLite client's type stands for both. Provider-only query arguments must be tested on both.
 export type Database = SqliteClient;
+/** The client inside an interactive transaction; `db()` itself is one too, for work outside a transaction. */
+export type Transaction = Prisma.TransactionClient;
 
 /** A new client for the given database; most code wants `db()`, the one client of the process. */
 export function createDatabase(database: DatabaseConfig): Database {

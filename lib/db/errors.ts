@@ -1,3 +1,5 @@
+import "server-only";
+
 // Which database failures mean "the database cannot be reached right now" (answered 503, worth a
 // retry) rather than a bug (answered 500).
 

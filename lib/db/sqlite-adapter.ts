@@ -1,3 +1,4 @@
+import "server-only";
 import type { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory, Transaction } from "@prisma/driver-adapter-utils";
 import type BetterSqlite3 from "better-sqlite3";

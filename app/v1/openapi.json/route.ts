@@ -1,10 +1,6 @@
-import { apiRoute, json } from "@/lib/api/route";
-import { openApiDocument } from "@/lib/openapi";
+import { v1Route } from "@/lib/v1/router";
 
+// The OpenAPI document, generated from the route table (lib/v1/routes.ts); readable without a key.
 export const dynamic = "force-dynamic";
 
-// GET /v1/openapi.json — the API's description, readable without a key.
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(
-  { GET: async () => json(openApiDocument(), { headers: { "Cache-Control": "public, max-age=300" } }) },
-  { public: true },
-);
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route("/v1/openapi.json");

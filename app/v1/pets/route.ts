@@ -1,6 +1,6 @@
-import { createPetHandler, listPetsHandler } from "@/lib/api/pets";
-import { apiRoute } from "@/lib/api/route";
+import { v1Route } from "@/lib/v1/router";
 
+// listPets and createPet, declared in the route table (lib/v1/routes.ts).
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute({ GET: listPetsHandler, POST: createPetHandler });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = v1Route("/v1/pets");

@@ -1,31 +1,32 @@
-import { readJsonBody } from "@/lib/api/body";
-import { json } from "@/lib/api/route";
-import { parseOrThrow } from "@/lib/api/validation";
-import { AdminError, adminRoute, clearedSessionCookie, sessionCookie } from "@/lib/admin/route";
-import { signInSchema } from "@/lib/schemas/staff";
-import { signIn } from "@/lib/staff/accounts";
-import { endSession, startSession } from "@/lib/staff/sessions";
+import { visitorSurface } from "@/lib/admin/surface";
+import { clearedSessionCookie, sessionCookie } from "@/lib/auth/cookies";
+import { endSession, startSession } from "@/lib/auth/sessions";
+import { signIn } from "@/lib/auth/staff";
+import { signInSchema } from "@/lib/auth/staff-schema";
+import { readJsonBody } from "@/lib/http/body";
+import { edgeRoute, json } from "@/lib/http/edge";
+import { ApiError } from "@/lib/http/errors";
+import { parseOrThrow } from "@/lib/http/validation";
 
 export const dynamic = "force-dynamic";
 
-// POST /admin/api/session — sign in: { email, password } → a new session in the cookie
-export const POST = adminRoute(
-  async ({ request, sessionToken }) => {
-    const { email, password } = parseOrThrow(signInSchema, (await readJsonBody(request)).json, "invalid_body", "Invalid sign-in");
-    const staff = await signIn(email, password);
-    if (!staff) throw new AdminError("invalid_credentials");
-    await endSession(sessionToken); // a browser signing in again leaves no older session behind
-    const { token } = await startSession(staff.id);
-    return json({ email: staff.email }, { headers: { "Set-Cookie": sessionCookie(request, token) } });
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(visitorSurface, {
+  // POST /admin/api/session — sign in: { email, password } → a new session in the cookie
+  POST: {
+    handler: async ({ request, caller }) => {
+      const { email, password } = parseOrThrow(signInSchema, (await readJsonBody(request)).json, "invalid_body", "Invalid sign-in");
+      const staff = await signIn(email, password);
+      if (!staff) throw new ApiError("invalid_credentials");
+      await endSession(caller.sessionToken); // a browser signing in again leaves no older session behind
+      const { token } = await startSession(staff.id);
+      return json({ email: staff.email }, { headers: { "Set-Cookie": sessionCookie(request, token) } });
+    },
   },
-  { session: "optional" },
-);
-
-// DELETE /admin/api/session — sign out: the session row is deleted, so the cookie is dead everywhere
-export const DELETE = adminRoute(
-  async ({ request, sessionToken }) => {
-    await endSession(sessionToken);
-    return new Response(null, { status: 204, headers: { "Set-Cookie": clearedSessionCookie(request) } });
+  // DELETE /admin/api/session — sign out: the session row is deleted, so the cookie is dead everywhere
+  DELETE: {
+    handler: async ({ request, caller }) => {
+      await endSession(caller.sessionToken);
+      return new Response(null, { status: 204, headers: { "Set-Cookie": clearedSessionCookie(request) } });
+    },
   },
-  { session: "optional" },
-);
+});

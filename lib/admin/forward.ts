@@ -1,0 +1,56 @@
+import "server-only";
+import { adminApiKey, forgetAdminApiKey } from "@/lib/auth/admin-key";
+import type { SignedInStaff } from "@/lib/auth/staff";
+import { ConfigError } from "@/lib/config";
+import { ApiError } from "@/lib/http/errors";
+import { log } from "@/lib/log";
+import { nextCursorOf } from "@/lib/pets/cursor";
+import { dispatchV1 } from "@/lib/v1/router";
+
+// How the admin endpoints reach the catalogue: one in-process call of the very same /v1 route
+// functions an API client gets — router, edge, validation, errors and handlers — with the admin app's
+// key, and with the signed-in staff member passed beside the request (never in a header, so nothing a
+// client sends can claim it). The browser gets back the status, the body as /v1 wrote it, the request
+// id, and the next page's cursor; nothing of the key comes back out.
+
+// Never resolved or connected to: the Request is handed to dispatchV1 as an object.
+const IN_PROCESS_ORIGIN = "http://admin-app.internal";
+
+async function adminKey(requestId: string): Promise<string> {
+  try {
+    return (await adminApiKey()).key;
+  } catch (error) {
+    // ADMIN_API_KEY revoked while the app runs: not a bug of this request; say so, and log why.
+    if (!(error instanceof ConfigError)) throw error;
+    log("error", "admin app API key unusable", { requestId, error: error.message });
+    throw new ApiError("admin_key_refused");
+  }
+}
+
+/** Calls /v1 at `pathAndQuery` for `staff`, with the method, Content-Type and body of the browser's request. */
+export async function forwardToV1(request: Request, requestId: string, staff: SignedInStaff, pathAndQuery: string): Promise<Response> {
+  const headers = new Headers({ Authorization: `Bearer ${await adminKey(requestId)}`, "X-Request-Id": requestId });
+  for (const name of ["content-type", "content-length"]) {
+    const value = request.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  const hasBody = request.method !== "GET" && request.method !== "HEAD";
+  // The body is streamed through, not buffered: /v1 enforces its 16 KiB limit on it as it reads.
+  const init: RequestInit & { duplex?: "half" } = { method: request.method, headers, body: hasBody ? request.body : undefined, duplex: hasBody ? "half" : undefined };
+  const answer = await dispatchV1(new Request(new URL(pathAndQuery, IN_PROCESS_ORIGIN), init), { actingStaff: staff });
+
+  if (answer.status === 401) {
+    // Only our own key can be refused here: revoked since start-up. The next request resolves it again.
+    forgetAdminApiKey();
+    log("error", "admin app API key refused by /v1", { requestId });
+    throw new ApiError("admin_key_refused");
+  }
+  const forwarded = new Headers({ "Content-Type": answer.headers.get("content-type") ?? "application/json" });
+  const cursor = nextCursorOf(answer.headers.get("link"));
+  if (cursor) forwarded.set("X-Next-Cursor", cursor);
+  for (const name of ["retry-after", "allow"]) {
+    const value = answer.headers.get(name);
+    if (value !== null) forwarded.set(name, value);
+  }
+  return new Response(answer.body, { status: answer.status, headers: forwarded });
+}

@@ -1,0 +1,33 @@
+import "server-only";
+import { sessionTokenOf } from "@/lib/auth/cookies";
+import { isSameOrigin } from "@/lib/auth/origin";
+import { sessionStaff } from "@/lib/auth/sessions";
+import type { SignedInStaff } from "@/lib/auth/staff";
+import type { Surface } from "@/lib/http/edge";
+import { ApiError } from "@/lib/http/errors";
+
+// How the admin app's endpoints (/admin/api/…) identify their callers: the staff session cookie,
+// checked by the endpoint itself (never trusting a proxy or a layout), and for every method but GET an
+// Origin equal to the app's own. They never read an Authorization header, and /v1 never reads the
+// session cookie.
+
+export type StaffCaller = { staff: SignedInStaff | undefined; sessionToken: string | undefined };
+export type SignedInCaller = { staff: SignedInStaff; sessionToken: string };
+
+function staffSurface<Caller extends StaffCaller>(sessionRequired: boolean): Surface<Caller> {
+  return {
+    label: "admin request",
+    async identify(request) {
+      const sessionToken = sessionTokenOf(request);
+      const staff = await sessionStaff(sessionToken);
+      if (sessionRequired && !staff) throw new ApiError("session_required");
+      if (request.method !== "GET" && !isSameOrigin(request)) throw new ApiError("cross_origin");
+      return { staff, sessionToken } as Caller;
+    },
+  };
+}
+
+/** Endpoints for a signed-in staff member only (401 without a live session). */
+export const signedInSurface = staffSurface<SignedInCaller>(true);
+/** Endpoints anyone may call, such as sign-in; the session is read when there is one. */
+export const visitorSurface = staffSurface<StaffCaller>(false);

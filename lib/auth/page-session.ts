@@ -1,0 +1,20 @@
+import "server-only";
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import type { SignedInStaff } from "@/lib/auth/staff";
+import { SESSION_COOKIE, sessionStaff } from "@/lib/auth/sessions";
+
+/**
+ * The signed-in staff member for an admin page, checked on the server by the page itself; without a
+ * live session the page redirects to /sign-in, which returns to `returnTo` afterwards.
+ */
+export async function requireStaff(returnTo: string): Promise<SignedInStaff> {
+  const staff = await sessionStaff((await cookies()).get(SESSION_COOKIE)?.value);
+  if (!staff) redirect(`/sign-in?next=${encodeURIComponent(returnTo)}`);
+  return staff;
+}
+
+/** Where /sign-in may send the browser afterwards: an admin page of this app, nothing else. */
+export function safeReturnPath(next: string | undefined): string {
+  return next && /^\/admin(?:[/?#]|$)/.test(next) && !/[\\\s]|\/\//.test(next) ? next : "/admin";
+}

@@ -1,0 +1,29 @@
+import "server-only";
+import { z } from "zod";
+
+// The rules for staff accounts: the staff tool validates with these, and sign-in reads its body with them.
+
+export const PASSWORD_MIN_LENGTH = 12;
+export const PASSWORD_MAX_LENGTH = 1024;
+
+/** An email address, compared and stored lower-cased. */
+export const staffEmailSchema = z
+  .string({ error: "email is required" })
+  .trim()
+  .toLowerCase()
+  .max(254, "email must be at most 254 characters")
+  .pipe(z.email({ error: "email must be an email address" }));
+
+export const staffPasswordSchema = z
+  .string({ error: "password is required" })
+  .min(PASSWORD_MIN_LENGTH, `password must be at least ${PASSWORD_MIN_LENGTH} characters`)
+  .max(PASSWORD_MAX_LENGTH, `password must be at most ${PASSWORD_MAX_LENGTH} characters`);
+
+/** The sign-in body. Only sizes are checked: a wrong email or password is the same answer as any other. */
+export const signInSchema = z.strictObject(
+  {
+    email: z.string({ error: "email is required" }).max(320, "email must be at most 320 characters"),
+    password: z.string({ error: "password is required" }).max(PASSWORD_MAX_LENGTH, `password must be at most ${PASSWORD_MAX_LENGTH} characters`),
+  },
+  { error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "the body must be a JSON object") },
+);

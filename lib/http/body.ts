@@ -1,0 +1,57 @@
+import "server-only";
+import { ApiError } from "@/lib/http/errors";
+import { parseJson } from "@/lib/http/json";
+
+export const BODY_LIMIT_BYTES = 16 * 1024;
+
+/** A 400 about a body that cannot be read as JSON: like every 400 about the body, it names the body. */
+function unreadable(message: string): ApiError {
+  return new ApiError("invalid_json", { message, errors: [{ path: "", message }] });
+}
+
+/** application/json, or any application/*+json, whatever its parameters. */
+function isJsonMediaType(contentType: string | null): boolean {
+  const essence = contentType?.split(";", 1)[0].trim().toLowerCase() ?? "";
+  return essence === "application/json" || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(essence);
+}
+
+/**
+ * Reads a JSON request body of at most 16 KiB. A declared length over the limit is refused before any
+ * of the body is read, and an undeclared one as soon as the limit is passed.
+ */
+export async function readJsonBody(request: Request): Promise<{ json: unknown; text: string }> {
+  if (!isJsonMediaType(request.headers.get("content-type"))) throw new ApiError("unsupported_media_type");
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > BODY_LIMIT_BYTES) throw new ApiError("payload_too_large");
+
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.headers.has("content-length")) {
+    // The length is declared and within the limit, and HTTP framing holds the body to it: read it whole.
+    const whole = new Uint8Array(await request.arrayBuffer());
+    chunks.push(whole);
+    size = whole.byteLength;
+  } else if (request.body) {
+    const reader = request.body.getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      size += chunk.value.byteLength;
+      // The rest is left unread: the HTTP layer drains a little of it after answering, then closes.
+      if (size > BODY_LIMIT_BYTES) throw new ApiError("payload_too_large");
+      chunks.push(chunk.value);
+    }
+  }
+  if (size === 0) throw unreadable("The request body is empty; send a JSON object.");
+
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw unreadable("The request body is not valid UTF-8.");
+  }
+  try {
+    return { json: parseJson(text), text };
+  } catch (error) {
+    const reason = error instanceof RangeError ? "it is nested too deeply" : error instanceof Error ? error.message : "it cannot be parsed";
+    throw unreadable(`The request body is not valid JSON: ${reason}.`);
+  }
+}

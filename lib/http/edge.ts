@@ -1,0 +1,154 @@
+import "server-only";
+import { isDatabaseUnavailable } from "@/lib/db/errors";
+import { ApiError } from "@/lib/http/errors";
+import { stringifyJson } from "@/lib/http/json";
+import { log } from "@/lib/log";
+import type { SignedInStaff } from "@/lib/auth/staff";
+
+// The one wrapper that owns the HTTP edge, for /v1 and for the admin app's endpoints alike. A handler
+// takes a Web Request (no Next-only APIs) and returns a Response; the edge assigns the request id, lets
+// the surface identify the caller before anything else is looked at, maps every thrown error to the
+// Error body, answers unsupported methods with 405 and Allow, and sets the headers every answer carries.
+// What differs between /v1 and the admin endpoints is the Surface: how a caller is identified (an API
+// key, a staff session) and the headers of that surface (rate limits, CORS).
+
+export const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
+export type Method = (typeof METHODS)[number];
+
+/**
+ * A route function's second argument: what Next passes (the path's params), or what the custom server
+ * and the admin app pass in-process. `actingStaff` is set only by the admin app's own forward to /v1,
+ * never from anything a client sends: it names the signed-in staff member behind the request.
+ */
+export type RouteContext = { params?: Promise<Record<string, string | string[] | undefined>>; actingStaff?: SignedInStaff };
+export type RouteFunction = (request: Request, context?: RouteContext) => Promise<Response>;
+
+export type EdgeContext<Caller> = { request: Request; url: URL; params: Record<string, string>; requestId: string; caller: Caller };
+export type Handler<Caller> = (context: EdgeContext<Caller>) => Promise<Response>;
+
+export type Surface<Caller> = {
+  /** How log lines name the surface's requests ("request", "admin request"). */
+  label: string;
+  /** Identifies the caller, or throws the ApiError to answer instead (401, 403, 429…). */
+  identify(request: Request, context: RouteContext | undefined): Promise<Caller>;
+  /** Sets the headers every answer of the surface carries, refusals included; `caller` when identified. */
+  finish?(request: Request, response: Response, details: { caller?: Caller; allow: string }): void;
+};
+
+type ResponseInit = { status?: number; headers?: Record<string, string> };
+
+/** A JSON response from text already serialised. */
+export function jsonText(text: string, init: ResponseInit = {}): Response {
+  return new Response(text, { status: init.status ?? 200, headers: { "Content-Type": "application/json", ...init.headers } });
+}
+
+export function json(body: unknown, init: ResponseInit = {}): Response {
+  return jsonText(stringifyJson(body), init);
+}
+
+export const AUTHENTICATE_CHALLENGE = 'Bearer realm="animal-store"';
+
+export function errorResponse(error: ApiError): Response {
+  const headers = error.code === "unauthorized" ? { ...error.headers, "WWW-Authenticate": AUTHENTICATE_CHALLENGE } : error.headers;
+  return json(error.body(), { status: error.status, headers });
+}
+
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (isDatabaseUnavailable(error)) return new ApiError("service_unavailable", { headers: { "Retry-After": "1" } });
+  return new ApiError("internal");
+}
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The request's own X-Request-Id when it is sane, else a new one. */
+export function requestIdOf(request: Request): string {
+  const inbound = request.headers.get("x-request-id");
+  return inbound && REQUEST_ID_PATTERN.test(inbound) ? inbound : crypto.randomUUID();
+}
+
+/** The headers every answer carries, whoever produced it. */
+export function withEdgeHeaders(response: Response, requestId: string): Response {
+  response.headers.set("X-Request-Id", requestId);
+  if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "no-store");
+  response.headers.set("X-Content-Type-Options", "nosniff");
+  return response;
+}
+
+async function paramsOf(context: RouteContext | undefined): Promise<Record<string, string>> {
+  const raw = (await context?.params) ?? {};
+  return Object.fromEntries(Object.entries(raw).map(([name, value]) => [name, Array.isArray(value) ? value.join("/") : (value ?? "")]));
+}
+
+type Answer<Caller> = { handler?: Handler<Caller>; allow: string; headers?: Record<string, string>; anonymous?: boolean };
+
+/** Runs one request through the edge: request id, identification, handler, error mapping, common headers. */
+async function serve<Caller>(surface: Surface<Caller>, answer: Answer<Caller>, request: Request, context?: RouteContext): Promise<Response> {
+  const requestId = requestIdOf(request);
+  const url = new URL(request.url);
+  let response: Response;
+  let caller: Caller | undefined;
+  try {
+    const { handler, allow } = answer;
+    if (!handler) throw new ApiError("method_not_allowed", { message: `${request.method} is not supported on ${url.pathname}; use ${allow}.`, headers: { Allow: allow } });
+    if (!answer.anonymous) caller = await surface.identify(request, context);
+    response = await handler({ request, url, params: await paramsOf(context), requestId, caller: caller as Caller });
+  } catch (thrown) {
+    const error = toApiError(thrown);
+    const fields = { requestId, method: request.method, path: url.pathname, status: error.status, code: error.code };
+    if (error.status >= 500) log("error", `${surface.label} failed`, { ...fields, error: thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown) });
+    else log("warn", `${surface.label} refused`, fields);
+    response = errorResponse(error);
+  }
+  withEdgeHeaders(response, requestId);
+  for (const [name, value] of Object.entries(answer.headers ?? {})) response.headers.set(name, value);
+  surface.finish?.(request, response, { caller, allow: answer.allow });
+  return response;
+}
+
+export type OperationMethod = Exclude<Method, "HEAD" | "OPTIONS">;
+
+/** A path's route functions, one per method Next knows, and `otherMethods` for any other (PROPFIND…). */
+export type EdgeRoute = Record<Method, RouteFunction> & { otherMethods: RouteFunction };
+
+export type Operation<Caller> = {
+  handler: Handler<Caller>;
+  /** Headers on every answer of this operation, refusals included (a deprecation notice). */
+  headers?: Record<string, string>;
+  /** Answered without identifying the caller (the OpenAPI document). */
+  anonymous?: boolean;
+};
+
+/**
+ * The route functions of one path, for every HTTP method: the operations wrapped, HEAD derived from
+ * GET, OPTIONS answering Allow without identifying anyone, and every other method a 405 naming the
+ * allowed ones. `pathHeaders` go on every answer of the path (405s and OPTIONS included).
+ */
+export function edgeRoute<Caller>(
+  surface: Surface<Caller>,
+  operations: Partial<Record<OperationMethod, Operation<Caller>>>,
+  pathHeaders: Record<string, string> = {},
+): EdgeRoute {
+  const table: Partial<Record<Method, Operation<Caller>>> = { ...operations, HEAD: operations.GET };
+  const supported = METHODS.filter((method) => method === "OPTIONS" || table[method]);
+  const allow = supported.join(", ");
+  table.OPTIONS = { handler: async () => new Response(null, { status: 204, headers: { Allow: allow } }), anonymous: true };
+  const routeFor = (operation: Operation<Caller> | undefined): RouteFunction => {
+    const answer: Answer<Caller> = { handler: operation?.handler, allow, anonymous: operation?.anonymous, headers: { ...pathHeaders, ...operation?.headers } };
+    return (request, context) => serve(surface, answer, request, context);
+  };
+  return { ...(Object.fromEntries(METHODS.map((method) => [method, routeFor(table[method])])) as Record<Method, RouteFunction>), otherMethods: routeFor(undefined) };
+}
+
+/** Route functions that answer every method with a JSON 404: a catch-all. */
+export function notFoundRoute<Caller>(surface: Surface<Caller>): EdgeRoute {
+  const answer: Answer<Caller> = {
+    allow: "",
+    anonymous: true,
+    handler: async ({ url }) => {
+      throw new ApiError("not_found", { message: `Nothing exists at ${url.pathname}.` });
+    },
+  };
+  const route = (request: Request, context?: RouteContext) => serve(surface, answer, request, context);
+  return { ...(Object.fromEntries(METHODS.map((method) => [method, route])) as Record<Method, RouteFunction>), otherMethods: route };
+}

@@ -1,0 +1,23 @@
+import { z } from "zod";
+
+// int64 on the wire: ids are plain JSON integers over the whole signed 64-bit range, never rounded.
+
+export const INT64_MIN = -(2n ** 63n);
+export const INT64_MAX = 2n ** 63n - 1n;
+
+/**
+ * A JSON integer anywhere in the int64 range. Request bodies are parsed so that integer literals arrive
+ * as bigint (lib/http/json.ts); a number here is a literal such as 1e3 that JSON.parse would also read,
+ * accepted only when it is an exact integer.
+ */
+export function int64Schema(label: string) {
+  return z
+    .preprocess(
+      (value) => (typeof value === "number" && Number.isSafeInteger(value) ? BigInt(value) : value),
+      z
+        .bigint({ error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be an integer`) })
+        .min(INT64_MIN, `${label} must be at least ${INT64_MIN}`)
+        .max(INT64_MAX, `${label} must be at most ${INT64_MAX}`),
+    )
+    .meta({ type: "integer", format: "int64" });
+}

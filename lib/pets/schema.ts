@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { INT64_MAX, int64Schema } from "@/lib/http/int64";
+import { CURSOR_NOT_ISSUED, decodeCursor } from "@/lib/pets/cursor";
+
+// The pet resource's one set of rules. The /v1 handlers validate with these, the admin form validates
+// with these (so its messages are the API's), lib/v1/openapi.ts documents them, the types are inferred
+// from them, and the serialiser and the database columns (lib/pets/json.ts, store.ts) follow petSchema.
+
+export const petStatuses = ["available", "pending", "sold"] as const;
+export const petStatusSchema = z
+  .enum(petStatuses, { error: `must be one of ${petStatuses.join(", ")}` })
+  .meta({ id: "PetStatus", description: "Availability of a pet." });
+export type PetStatus = z.infer<typeof petStatusSchema>;
+
+export const NAME_MAX_LENGTH = 200;
+
+export const petNameSchema = z
+  .string({ error: (issue) => (issue.input === undefined ? "name is required" : "name must be a string") })
+  .refine((name) => name.trim().length > 0, "name must not be empty")
+  .refine((name) => [...name].length <= NAME_MAX_LENGTH, `name must be at most ${NAME_MAX_LENGTH} characters`)
+  // Lone surrogates cannot be stored as UTF-8, and control characters have no place in a name.
+  .refine((name) => name.isWellFormed() && !/[\u0000-\u001f\u007f]/.test(name), "name must be text without control characters")
+  .meta({ description: `The pet's name: 1 to ${NAME_MAX_LENGTH} characters, not blank.`, examples: ["Rex"] });
+
+export const newPetSchema = z
+  .strictObject(
+    {
+      name: petNameSchema,
+      categoryId: int64Schema("categoryId").meta({ description: "Identifier of the category the pet belongs to.", examples: [1] }),
+      status: petStatusSchema.optional(),
+    },
+    { error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "the body must be a JSON object") },
+  )
+  .meta({ id: "NewPet", description: "A pet to add. Members other than these are refused." });
+export type NewPet = z.infer<typeof newPetSchema>;
+
+export const petSchema = z
+  .object({
+    id: int64Schema("id").meta({ description: "Assigned by the service when the pet is added.", examples: [1] }),
+    name: z.string(),
+    categoryId: int64Schema("categoryId"),
+    status: petStatusSchema.optional(),
+  })
+  .meta({ id: "Pet", description: "A pet in the catalogue." });
+/** A pet as the API returns it. `status` is absent, never null, when the pet has none. */
+export type Pet = z.output<typeof petSchema>;
+/** The members of a pet, in the order the API writes them. */
+export const petMembers = Object.keys(petSchema.shape) as (keyof Pet)[];
+
+export const LIST_LIMIT_DEFAULT = 20;
+export const LIST_LIMIT_MAX = 100;
+
+export const listPetsQuerySchema = z.strictObject(
+  {
+    limit: z
+      .string()
+      .regex(/^[0-9]+$/, `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`)
+      .pipe(z.coerce.number<string>().int().min(1, `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`).max(LIST_LIMIT_MAX, `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`))
+      .default(LIST_LIMIT_DEFAULT)
+      .meta({ description: "Maximum number of pets returned." }),
+    status: petStatusSchema.optional().meta({ description: "Only pets with this status." }),
+    cursor: z
+      .string()
+      .min(1, "cursor must not be empty")
+      .refine((cursor) => decodeCursor(cursor) !== undefined, CURSOR_NOT_ISSUED)
+      .optional()
+      .meta({ description: "Opaque position from a previous page's Link rel=\"next\"; start from the first page without it." }),
+  },
+  { error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "invalid query") },
+);
+
+export const petIdSchema = z
+  .string()
+  .regex(/^[1-9][0-9]{0,18}$/, "petId must be a positive integer")
+  .transform((digits) => BigInt(digits))
+  .refine((id) => id <= INT64_MAX, "petId must be at most 9223372036854775807")
+  .meta({ type: "integer", format: "int64", minimum: 1, description: "Identifier of the pet." });

@@ -1,0 +1,72 @@
+import "server-only";
+import { edgeRoute, notFoundRoute, type EdgeRoute, type Method, type Operation, type RouteContext } from "@/lib/http/edge";
+import { deprecationHeaders } from "@/lib/pets/deprecation";
+import { v1Operations, type V1Operation } from "@/lib/v1/routes";
+import { v1Surface, type ApiClient } from "@/lib/v1/surface";
+
+// The route functions of every /v1 path, built once from the route table: Next's route files under
+// app/v1 re-export them (v1Route), and the custom server dispatches to them by path (dispatchV1),
+// without Next's page pipeline. Both entries run the very same functions; the tests run both.
+
+type PathRoute = { route: EdgeRoute; pattern: RegExp; names: string[] };
+
+function buildRoutes(): Map<string, PathRoute> {
+  const byPath = new Map<string, V1Operation[]>();
+  for (const operation of v1Operations) byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation]);
+  const routes = new Map<string, PathRoute>();
+  for (const [path, operations] of byPath) {
+    const table: Partial<Record<V1Operation["method"], Operation<ApiClient>>> = {};
+    for (const { method, handler, anonymous, deprecation } of operations) {
+      table[method] = { handler, anonymous, headers: deprecation && deprecationHeaders(deprecation) };
+    }
+    // A path whose every operation is deprecated carries the notice on every answer: 405s and OPTIONS too.
+    const deprecations = operations.map((operation) => operation.deprecation);
+    const pathHeaders = deprecations.every(Boolean) ? deprecationHeaders(deprecations[0]!) : {};
+    const names = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+    const pattern = new RegExp(`^${path.replace(/[.]/g, "\\.").replace(/\{\w+\}/g, "([^/]+)")}$`);
+    routes.set(path, { route: edgeRoute(v1Surface, table, pathHeaders), pattern, names });
+  }
+  return routes;
+}
+
+const routes = buildRoutes();
+const notFound = notFoundRoute(v1Surface);
+
+/** The route functions of a path of the table, for its route file under app/v1. */
+export function v1Route(path: string): EdgeRoute {
+  const found = routes.get(path);
+  if (!found) throw new Error(`${path} is not in the /v1 route table`);
+  return found.route;
+}
+
+/** Every other path under /v1: a JSON 404, never Next's HTML page. */
+export function v1NotFoundRoute(): EdgeRoute {
+  return notFound;
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment; // left encoded: validation refuses it with a 400 rather than a crash
+  }
+}
+
+/**
+ * Answers a request under /v1: the custom server's entry, and the admin app's in-process one (which
+ * alone passes `actingStaff`).
+ */
+export function dispatchV1(request: Request, context: Omit<RouteContext, "params"> = {}): Promise<Response> {
+  const pathname = new URL(request.url).pathname;
+  let route = notFound;
+  let params: Record<string, string> = {};
+  for (const candidate of routes.values()) {
+    const match = candidate.pattern.exec(pathname);
+    if (!match) continue;
+    route = candidate.route;
+    params = Object.fromEntries(candidate.names.map((name, index) => [name, decodeSegment(match[index + 1])]));
+    break;
+  }
+  const handle = Object.hasOwn(route, request.method) ? route[request.method as Method] : route.otherMethods;
+  return handle(request, { ...context, params: Promise.resolve(params) });
+}

@@ -1,0 +1,42 @@
+import "server-only";
+import { authenticateApiKey, type AuthenticatedKey } from "@/lib/auth/api-keys";
+import type { SignedInStaff } from "@/lib/auth/staff";
+import type { Surface } from "@/lib/http/edge";
+import { ApiError } from "@/lib/http/errors";
+import { consumeRateLimit, rateLimitHeaders, rateLimitPolicyHeader, type RateLimitState } from "@/lib/rate-limit";
+import { applyCors } from "@/lib/v1/cors";
+
+// How /v1 identifies its callers: a bearer API key, checked before anything else, then the key's rate
+// limit. Every answer carries the RateLimit fields and, for allowed origins, the CORS headers.
+
+export type ApiClient = {
+  apiKey: AuthenticatedKey;
+  limits?: RateLimitState;
+  /** The staff member behind a request the admin app forwarded in-process; undefined for API clients. */
+  actingStaff?: SignedInStaff;
+};
+
+/** The bearer token of the request; the scheme is case-insensitive (RFC 9110 §11.1). */
+function bearerToken(request: Request): string | undefined {
+  return /^Bearer +([^\s]+) *$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+}
+
+export const v1Surface: Surface<ApiClient> = {
+  label: "request",
+  async identify(request, context) {
+    const token = bearerToken(request);
+    const apiKey = token === undefined ? undefined : await authenticateApiKey(token);
+    if (!apiKey) {
+      const message = token === undefined ? "Missing API key: send Authorization: Bearer <key>." : "The API key is invalid or has been revoked.";
+      throw new ApiError("unauthorized", { message });
+    }
+    const limits = await consumeRateLimit(apiKey.id);
+    if (limits && !limits.allowed) throw new ApiError("rate_limited", { headers: { "Retry-After": String(limits.resetSeconds), ...rateLimitHeaders(limits) } });
+    return { apiKey, limits, actingStaff: context?.actingStaff };
+  },
+  finish(request, response, { caller, allow }) {
+    const limits = caller?.limits;
+    for (const [name, value] of Object.entries(limits ? rateLimitHeaders(limits) : rateLimitPolicyHeader())) response.headers.set(name, value);
+    applyCors(request, response, allow);
+  },
+};

@@ -1,0 +1,48 @@
+import http from "node:http";
+import { parseJson } from "@/lib/http/json";
+
+export type Reply = { status: number; headers: Headers; text: string; body: any };
+
+/** A request to the server under test; `body` objects are sent as JSON, strings as they are. */
+export async function call(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { key?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<Reply> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.Authorization = `Bearer ${options.key}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+    headers["Content-Type"] ??= "application/json";
+  }
+  const response = await fetch(new URL(path, baseUrl), { method, headers, body, redirect: "manual" });
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = text ? parseJson(text) : undefined;
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, body: parsed };
+}
+
+/** A raw request over node:http, for what fetch will not send: chunked bodies without a length, odd targets. */
+export function rawCall(
+  baseUrl: string,
+  options: { method: string; path: string; headers?: Record<string, string>; chunks?: Buffer[] },
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const request = http.request({ host: url.hostname, port: url.port, method: options.method, path: options.path, headers: options.headers, agent: false }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk) => (text += chunk));
+      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, text }));
+    });
+    request.on("error", reject); // a no-op once the answer has been read
+    for (const chunk of options.chunks ?? []) request.write(chunk);
+    request.end();
+  });
+}
