@@ -22,28 +22,26 @@ export const petNameSchema = z
   .refine((name) => name.isWellFormed() && !/[\u0000-\u001f\u007f]/.test(name), "name must be text without control characters")
   .meta({ description: `The pet's name: 1 to ${NAME_MAX_LENGTH} characters, not blank.`, examples: ["Rex"] });
 
-export const newPetSchema = z
-  .strictObject(
-    {
-      name: petNameSchema,
-      categoryId: int64Schema("categoryId").meta({ description: "Identifier of the category the pet belongs to.", examples: [1] }),
-      status: petStatusSchema.optional(),
-    },
-    { error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "the body must be a JSON object") },
-  )
-  .meta({ id: "NewPet", description: "A pet to add. Members other than these are refused." });
-export type NewPet = z.infer<typeof newPetSchema>;
-
+/** A pet: the one place its members are written. The types, the request schema, the serialiser and the database columns follow it. */
 export const petSchema = z
   .object({
     id: int64Schema("id").meta({ description: "Assigned by the service when the pet is added.", examples: [1] }),
-    name: z.string(),
-    categoryId: int64Schema("categoryId"),
+    name: petNameSchema,
+    categoryId: int64Schema("categoryId").meta({ description: "Identifier of the category the pet belongs to.", examples: [1] }),
     status: petStatusSchema.optional(),
   })
   .meta({ id: "Pet", description: "A pet in the catalogue." });
 /** A pet as the API returns it. `status` is absent, never null, when the pet has none. */
 export type Pet = z.output<typeof petSchema>;
+
+/** The body of createPet: a pet without its id, and nothing else. */
+export const newPetSchema = z
+  .strictObject(petSchema.omit({ id: true }).shape, {
+    error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "the body must be a JSON object"),
+  })
+  .meta({ id: "NewPet", description: "A pet to add. Members other than these are refused." });
+export type NewPet = z.infer<typeof newPetSchema>;
+
 /** The members of a pet, in the order the API writes them. */
 export const petMembers = Object.keys(petSchema.shape) as (keyof Pet)[];
 
