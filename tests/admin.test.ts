@@ -191,6 +191,17 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
       }
     });
 
+    test("/v1 knows the staff member behind a forwarded request, and only then", async () => {
+      await admin("POST", "/admin/api/pets", { cookie: session, body: '{"name":""}', headers: { "X-Request-Id": "admin-acting-staff" } });
+      await call(server.baseUrl, "POST", "/v1/pets", { key: adminKey(), body: '{"name":""}', headers: { "X-Request-Id": "v1-no-staff", "X-Staff-Id": "1" } });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const lines = server.logs().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line));
+      const forwarded = lines.find((line) => line.requestId === "admin-acting-staff" && line.message === "request refused");
+      const direct = lines.find((line) => line.requestId === "v1-no-staff");
+      assert.equal(forwarded?.staffId, 1, "the refusal /v1 logged names the signed-in staff member");
+      assert.ok(direct && !("staffId" in direct), "a direct /v1 call names no staff member, whatever its headers say");
+    });
+
     test("no admin response carries the admin key", async () => {
       const key = adminKey();
       const replies = [

@@ -24,6 +24,7 @@ function staffSurface<Caller extends StaffCaller>(sessionRequired: boolean): Sur
       if (request.method !== "GET" && !isSameOrigin(request)) throw new ApiError("cross_origin");
       return { staff, sessionToken } as Caller;
     },
+    logFields: ({ staff }) => (staff ? { staffId: staff.id } : {}),
   };
 }
 

@@ -31,6 +31,8 @@ export type Surface<Caller> = {
   label: string;
   /** Identifies the caller, or throws the ApiError to answer instead (401, 403, 429…). */
   identify(request: Request, context: RouteContext | undefined): Promise<Caller>;
+  /** What the log line of a refused or failed request says of its caller (never a secret). */
+  logFields?(caller: Caller): Record<string, unknown>;
   /** Sets the headers every answer of the surface carries, refusals included; `caller` when identified. */
   finish?(request: Request, response: Response, details: { caller?: Caller; allow: string }): void;
 };
@@ -95,7 +97,7 @@ async function serve<Caller>(surface: Surface<Caller>, answer: Answer<Caller>, r
     response = await handler({ request, url, params: await paramsOf(context), requestId, caller: caller as Caller });
   } catch (thrown) {
     const error = toApiError(thrown);
-    const fields = { requestId, method: request.method, path: url.pathname, status: error.status, code: error.code };
+    const fields = { requestId, method: request.method, path: url.pathname, status: error.status, code: error.code, ...(caller && surface.logFields?.(caller)) };
     if (error.status >= 500) log("error", `${surface.label} failed`, { ...fields, error: thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown) });
     else log("warn", `${surface.label} refused`, fields);
     response = errorResponse(error);

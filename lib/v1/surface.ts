@@ -34,6 +34,7 @@ export const v1Surface: Surface<ApiClient> = {
     if (limits && !limits.allowed) throw new ApiError("rate_limited", { headers: { "Retry-After": String(limits.resetSeconds), ...rateLimitHeaders(limits) } });
     return { apiKey, limits, actingStaff: context?.actingStaff };
   },
+  logFields: ({ apiKey, actingStaff }) => ({ apiKeyId: apiKey.id, ...(actingStaff ? { staffId: actingStaff.id } : {}) }),
   finish(request, response, { caller, allow }) {
     const limits = caller?.limits;
     for (const [name, value] of Object.entries(limits ? rateLimitHeaders(limits) : rateLimitPolicyHeader())) response.headers.set(name, value);
