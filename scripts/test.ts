@@ -1,5 +1,6 @@
-// npm test — one production build shared by every suite, then the unit and API tests (node:test, real
-// HTTP against real SQLite and PostgreSQL), then the browser tests (Playwright in Chromium).
+// npm test — the static checks (Prettier's format check, ESLint), one production build shared by every suite, then
+// the unit and API tests (node:test, real HTTP against real SQLite and PostgreSQL), then the browser tests
+// (Playwright in Chromium). A failed check counts as a failure; the tests still run.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -14,6 +15,12 @@ function run(title: string, args: string[], extraEnv: Record<string, string> = {
   return result.status ?? 1;
 }
 
+const checks = [
+  run("format check (prettier --check .)", ["node_modules/prettier/bin/prettier.cjs", "--check", "."]),
+  run("lint (eslint --max-warnings=0 .)", ["node_modules/eslint/bin/eslint.js", "--max-warnings=0", "."]),
+];
+const failedChecks = checks.filter((status) => status !== 0).length;
+
 if (run("next build", ["node_modules/next/dist/bin/next", "build"]) !== 0) process.exit(1);
 
 // node:test: a readable report on the terminal and TAP in a file, read back for the totals.
@@ -27,7 +34,7 @@ const apiStatus = run("unit and API tests", [
 const report = fs.existsSync(tap) ? fs.readFileSync(tap, "utf8") : "";
 const count = (what: string) => Number(new RegExp(`^# ${what} (\\d+)$`, "m").exec(report)?.[1] ?? 0);
 let passed = count("pass");
-let failed = count("fail") + (apiStatus !== 0 && count("fail") === 0 ? 1 : 0);
+let failed = failedChecks + count("fail") + (apiStatus !== 0 && count("fail") === 0 ? 1 : 0);
 let skipped = count("skipped");
 
 // Playwright writes its totals as JSON beside its usual report.
