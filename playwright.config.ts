@@ -23,13 +23,23 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 10_000 },
   // scripts/test.ts reads the totals from the JSON report, at the path it gives in PLAYWRIGHT_JSON_OUTPUT_NAME.
-  reporter: [["list"], ["json", { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? "test-results/playwright.json" }]],
+  reporter: [
+    ["list"],
+    ["json", { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? "test-results/playwright.json" }],
+  ],
   use: {
     browserName: "chromium",
     launchOptions: {
       executablePath: CHROMIUM,
       // Without the networking flags Chromium tries to reach hosts this machine cannot.
-      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
     },
     trace: "retain-on-failure",
     screenshot: "only-on-failure",

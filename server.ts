@@ -60,8 +60,15 @@ async function main(): Promise<void> {
     errorHandler: (error) => {
       const requestId = crypto.randomUUID();
       const malformed = error instanceof RequestError;
-      const apiError = malformed ? new ApiError("invalid_path", { message: "The request target or Host header is malformed." }) : toApiError(error);
-      log(malformed ? "warn" : "error", malformed ? "request refused" : "request failed", { requestId, status: apiError.status, code: apiError.code, error: String(error) });
+      const apiError = malformed
+        ? new ApiError("invalid_path", { message: "The request target or Host header is malformed." })
+        : toApiError(error);
+      log(malformed ? "warn" : "error", malformed ? "request refused" : "request failed", {
+        requestId,
+        status: apiError.status,
+        code: apiError.code,
+        error: String(error),
+      });
       return withEdgeHeaders(errorResponse(apiError), requestId);
     },
   });
@@ -70,9 +77,16 @@ async function main(): Promise<void> {
   const server = http.createServer((request, response) => {
     if (draining) {
       // Shutting down: requests already running finish; a new one on a kept-alive connection is refused.
-      const refusal = new ApiError("service_unavailable", { message: "The server is shutting down; retry on another instance.", headers: { "Retry-After": "1" } });
+      const refusal = new ApiError("service_unavailable", {
+        message: "The server is shutting down; retry on another instance.",
+        headers: { "Retry-After": "1" },
+      });
       const answer = withEdgeHeaders(errorResponse(refusal), crypto.randomUUID());
-      void answer.text().then((body) => response.writeHead(503, { ...Object.fromEntries(answer.headers), Connection: "close" }).end(body));
+      void answer
+        .text()
+        .then((body) =>
+          response.writeHead(503, { ...Object.fromEntries(answer.headers), Connection: "close" }).end(body),
+        );
       return;
     }
     const handling = isV1(request.url) ? handleV1(request, response) : handleNext(request, response);
@@ -100,7 +114,9 @@ async function main(): Promise<void> {
     draining = true;
     markDraining();
     server.close(() => {
-      void db().$disconnect().finally(() => process.exit(0));
+      void db()
+        .$disconnect()
+        .finally(() => process.exit(0));
     });
     server.closeIdleConnections();
     setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref();

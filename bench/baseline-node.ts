@@ -53,7 +53,8 @@ function sqliteStore(file: string): Store {
 function postgresStore(url: string): Store {
   pg.types.setTypeParser(pg.types.builtins.INT8, (text: string) => BigInt(text));
   const pool = new pg.Pool({ connectionString: url, max: 10 });
-  const query = async (name: string, text: string, values: unknown[]) => (await pool.query({ name, text, values })).rows;
+  const query = async (name: string, text: string, values: unknown[]) =>
+    (await pool.query({ name, text, values })).rows;
   return {
     keyState: async (hash) => {
       const [row] = await query("key", "SELECT revoked_at FROM api_keys WHERE hash = $1", [hash]);
@@ -62,10 +63,21 @@ function postgresStore(url: string): Store {
     list: async (limit, status, afterId) =>
       (status === undefined
         ? await query("list", `SELECT ${PET_COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`, [afterId, limit])
-        : await query("list_status", `SELECT ${PET_COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`, [status, afterId, limit])) as PetRow[],
+        : await query(
+            "list_status",
+            `SELECT ${PET_COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
+            [status, afterId, limit],
+          )) as PetRow[],
     create: async (pet) =>
-      (await query("insert", `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${PET_COLUMNS}`, [pet.name, pet.categoryId, pet.status]))[0] as PetRow,
-    get: async (id) => (await query("get", `SELECT ${PET_COLUMNS} FROM pets WHERE id = $1`, [id]))[0] as PetRow | undefined,
+      (
+        await query(
+          "insert",
+          `INSERT INTO pets (name, category_id, status) VALUES ($1, $2, $3) RETURNING ${PET_COLUMNS}`,
+          [pet.name, pet.categoryId, pet.status],
+        )
+      )[0] as PetRow,
+    get: async (id) =>
+      (await query("get", `SELECT ${PET_COLUMNS} FROM pets WHERE id = $1`, [id]))[0] as PetRow | undefined,
   };
 }
 
@@ -87,7 +99,10 @@ function send(response: http.ServerResponse, status: number, body: string, heade
 }
 
 class HttpError extends Error {
-  constructor(readonly status: number, readonly code: string) {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+  ) {
     super(code);
   }
 }
@@ -110,15 +125,23 @@ async function readNewPet(request: http.IncomingMessage): Promise<NewPet> {
   for await (const chunk of request) chunks.push(chunk as Buffer);
   let body: unknown;
   try {
-    body = parse(Buffer.concat(chunks).toString("utf8"), null, (text) => (isInteger(text) ? BigInt(text) : Number(text)));
+    body = parse(Buffer.concat(chunks).toString("utf8"), null, (text) =>
+      isInteger(text) ? BigInt(text) : Number(text),
+    );
   } catch {
     throw new HttpError(400, "invalid_json");
   }
   const { name, categoryId, status, ...rest } = (body ?? {}) as Record<string, unknown>;
   const valid =
-    typeof body === "object" && !Array.isArray(body) && Object.keys(rest).length === 0 &&
-    typeof name === "string" && name.trim().length > 0 && [...name].length <= 200 &&
-    typeof categoryId === "bigint" && categoryId >= INT64_MIN && categoryId <= INT64_MAX &&
+    typeof body === "object" &&
+    !Array.isArray(body) &&
+    Object.keys(rest).length === 0 &&
+    typeof name === "string" &&
+    name.trim().length > 0 &&
+    [...name].length <= 200 &&
+    typeof categoryId === "bigint" &&
+    categoryId >= INT64_MIN &&
+    categoryId <= INT64_MAX &&
     (status === undefined || (typeof status === "string" && STATUSES.has(status)));
   if (!valid) throw new HttpError(400, "invalid_body");
   return { name, categoryId, status: (status as string | undefined) ?? null };
@@ -131,7 +154,8 @@ async function handle(store: Store, request: http.IncomingMessage, response: htt
   if (url.pathname === "/v1/pets" && request.method === "GET") {
     const limit = Number(url.searchParams.get("limit") ?? "20");
     const status = url.searchParams.get("status") ?? undefined;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100 || (status !== undefined && !STATUSES.has(status))) throw new HttpError(400, "invalid_query");
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100 || (status !== undefined && !STATUSES.has(status)))
+      throw new HttpError(400, "invalid_query");
     const rows = await store.list(limit + 1, status, decodeCursor(url.searchParams.get("cursor")));
     const pets = rows.slice(0, limit);
     const headers: Record<string, string> = {};
@@ -161,7 +185,9 @@ async function handle(store: Store, request: http.IncomingMessage, response: htt
 }
 
 const databaseUrl = process.env.DATABASE_URL ?? "";
-const store = databaseUrl.startsWith("file:") ? sqliteStore(databaseUrl.slice("file:".length)) : postgresStore(databaseUrl);
+const store = databaseUrl.startsWith("file:")
+  ? sqliteStore(databaseUrl.slice("file:".length))
+  : postgresStore(databaseUrl);
 const server = http.createServer((request, response) => {
   handle(store, request, response).catch((error: unknown) => {
     const status = error instanceof HttpError ? error.status : 500;

@@ -50,7 +50,10 @@ export function sqliteDatabase(folder: string): BenchDatabase {
     async middleId() {
       const sqlite = open();
       try {
-        const row = sqlite.prepare("SELECT id FROM pets ORDER BY id LIMIT 1 OFFSET (SELECT count(*) / 2 FROM pets)").safeIntegers(true).get() as { id: bigint };
+        const row = sqlite
+          .prepare("SELECT id FROM pets ORDER BY id LIMIT 1 OFFSET (SELECT count(*) / 2 FROM pets)")
+          .safeIntegers(true)
+          .get() as { id: bigint };
         return row.id;
       } finally {
         sqlite.close();
@@ -95,12 +98,16 @@ export async function postgresDatabase(name: string): Promise<BenchDatabase> {
     },
     async middleId() {
       return withClient(url, async (client) => {
-        const { rows } = await client.query("SELECT id FROM pets ORDER BY id LIMIT 1 OFFSET (SELECT count(*) / 2 FROM pets)");
+        const { rows } = await client.query(
+          "SELECT id FROM pets ORDER BY id LIMIT 1 OFFSET (SELECT count(*) / 2 FROM pets)",
+        );
         return BigInt(rows[0].id);
       });
     },
     async drop() {
-      await withClient(`${POSTGRES_SERVER}/postgres`, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
+      await withClient(`${POSTGRES_SERVER}/postgres`, (client) =>
+        client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+      );
     },
   };
 }

@@ -37,8 +37,17 @@ type AutocannonOptions = {
   headers?: Record<string, string>;
   requests?: { setupRequest: (request: { path: string }) => { path: string } }[];
 };
-type AutocannonResult = { duration: number; non2xx: number; errors: number; timeouts: number; statusCodeStats: Record<string, { count: number }> };
-type Autocannon = (options: AutocannonOptions, done: (error: Error | null, result: AutocannonResult) => void) => EventEmitter;
+type AutocannonResult = {
+  duration: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodeStats: Record<string, { count: number }>;
+};
+type Autocannon = (
+  options: AutocannonOptions,
+  done: (error: Error | null, result: AutocannonResult) => void,
+) => EventEmitter;
 
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
@@ -59,7 +68,9 @@ function options(spec: LoadSpec, duration: number): AutocannonOptions {
 function run(spec: LoadSpec, duration: number): Promise<{ result: AutocannonResult; latencies: number[] }> {
   const latencies: number[] = [];
   return new Promise((resolve, reject) => {
-    const tracker = autocannon(options(spec, duration), (error, result) => (error ? reject(error) : resolve({ result, latencies })));
+    const tracker = autocannon(options(spec, duration), (error, result) =>
+      error ? reject(error) : resolve({ result, latencies }),
+    );
     tracker.on("response", (_client: unknown, status: number, _bytes: number, milliseconds: number) => {
       if (status >= 200 && status < 300) latencies.push(milliseconds);
     });
@@ -86,7 +97,9 @@ const output: LoadResult = {
   failures: result.non2xx + result.errors + result.timeouts,
   statuses: Object.fromEntries(
     [
-      ...Object.entries(result.statusCodeStats).filter(([status]) => !status.startsWith("2")).map(([status, { count }]) => [status, count] as const),
+      ...Object.entries(result.statusCodeStats)
+        .filter(([status]) => !status.startsWith("2"))
+        .map(([status, { count }]) => [status, count] as const),
       ["error", result.errors] as const,
       ["timeout", result.timeouts] as const,
     ].filter(([, count]) => count > 0),

@@ -44,7 +44,13 @@ function keepLastLines(child: ChildProcess, log: string[], onLine?: (line: strin
 
 /** Runs a node script to the end and returns its stdout; throws with its output when it fails. */
 export async function runNode(args: string[], env: Record<string, string> = {}, inherit = false): Promise<string> {
-  const child = track(spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: inherit ? ["ignore", 2, 2] : "pipe" }));
+  const child = track(
+    spawn(process.execPath, args, {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: inherit ? ["ignore", 2, 2] : "pipe",
+    }),
+  );
   let stdout = "";
   let stderr = "";
   child.stdout?.setEncoding("utf8").on("data", (text: string) => (stdout += text));
@@ -85,13 +91,20 @@ export async function waitForOk(url: string, headers: Record<string, string>, ti
     const response = await fetch(url, { headers }).catch(() => undefined);
     await response?.arrayBuffer();
     if (response?.status === 200) return;
-    if (performance.now() > deadline) throw new Error(`${url} did not answer 200 within ${timeoutMs} ms (last: ${response?.status})`);
+    if (performance.now() > deadline)
+      throw new Error(`${url} did not answer 200 within ${timeoutMs} ms (last: ${response?.status})`);
     await sleep(5);
   }
 }
 
 /** Starts a server and measures its start-up: to the listening line, to the first 200 on `path`, idle RSS after. */
-export async function startMeasured(name: string, args: string[], env: Record<string, string>, path: string, headers: Record<string, string>): Promise<{ server: Server; startup: Startup }> {
+export async function startMeasured(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ server: Server; startup: Startup }> {
   const started = performance.now();
   const server = await startServer(name, args, env);
   const listeningMs = performance.now() - started;
@@ -105,7 +118,9 @@ export async function startMeasured(name: string, args: string[], env: Record<st
 export function assertRunning(server: Server): void {
   const { exitCode, signalCode } = server.child;
   if (exitCode !== null || signalCode !== null) {
-    throw new Error(`${server.name} (pid ${server.pid}) exited with ${exitCode ?? signalCode}; its last lines:\n${server.log.join("\n")}`);
+    throw new Error(
+      `${server.name} (pid ${server.pid}) exited with ${exitCode ?? signalCode}; its last lines:\n${server.log.join("\n")}`,
+    );
   }
 }
 
@@ -121,7 +136,10 @@ export async function stop(child: ChildProcess, graceMs = 10_000): Promise<void>
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   process.kill(child.pid, "SIGTERM");
-  const timer = setTimeout(() => child.pid !== undefined && child.exitCode === null && process.kill(child.pid, "SIGKILL"), graceMs);
+  const timer = setTimeout(
+    () => child.pid !== undefined && child.exitCode === null && process.kill(child.pid, "SIGKILL"),
+    graceMs,
+  );
   await exited;
   clearTimeout(timer);
 }

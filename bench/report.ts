@@ -68,7 +68,13 @@ export function machine(): Results["machine"] {
 /** Sets each throughput row's ratio to baseline (a), and the check of the rows a target applies to. */
 export function checkThroughput(rows: ThroughputRow[]): void {
   const baseline = (row: ThroughputRow) =>
-    rows.find((other) => other.server === "baseline-node" && other.operation === row.operation && other.connections === row.connections && other.database === (row.database === "none" ? "sqlite" : row.database));
+    rows.find(
+      (other) =>
+        other.server === "baseline-node" &&
+        other.operation === row.operation &&
+        other.connections === row.connections &&
+        other.database === (row.database === "none" ? "sqlite" : row.database),
+    );
   for (const row of rows) {
     const base = baseline(row);
     if (row.server !== "baseline-node" && base) row.ratio = row.rps / base.rps;
@@ -76,40 +82,76 @@ export function checkThroughput(rows: ThroughputRow[]): void {
     const ratioTarget = row.database === "sqlite" ? ["list limit=20", "create"] : ["list limit=20"];
     const ratioOk = !ratioTarget.includes(row.operation) || (row.ratio ?? 0) >= TARGET_RATIO;
     const p99Ok = row.database !== "sqlite" || (row.p99Ms !== null && row.p99Ms <= TARGET_P99_MS);
-    if (ratioTarget.includes(row.operation) || row.database === "sqlite") row.check = ratioOk && p99Ok && row.failures === 0 ? "PASS" : "FAIL";
+    if (ratioTarget.includes(row.operation) || row.database === "sqlite")
+      row.check = ratioOk && p99Ok && row.failures === 0 ? "PASS" : "FAIL";
   }
 }
 
 function table(header: string[], rows: string[][], rightAligned: Set<number>): string {
   const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-  const line = (row: string[]) => row.map((cell, column) => (rightAligned.has(column) ? cell.padStart(widths[column]) : cell.padEnd(widths[column]))).join("  ").trimEnd();
+  const line = (row: string[]) =>
+    row
+      .map((cell, column) => (rightAligned.has(column) ? cell.padStart(widths[column]) : cell.padEnd(widths[column])))
+      .join("  ")
+      .trimEnd();
   return [line(header), widths.map((width) => "-".repeat(width)).join("  "), ...rows.map(line)].join("\n");
 }
 
-const fixed = (value: number | null | undefined, digits: number) => (value === null || value === undefined || Number.isNaN(value) ? "-" : value.toFixed(digits));
-const failuresCell = (row: ThroughputRow) => (row.failures ? `${row.failures} (${Object.keys(row.statuses).join(" ")})` : "0");
+const fixed = (value: number | null | undefined, digits: number) =>
+  value === null || value === undefined || Number.isNaN(value) ? "-" : value.toFixed(digits);
+const failuresCell = (row: ThroughputRow) =>
+  row.failures ? `${row.failures} (${Object.keys(row.statuses).join(" ")})` : "0";
 const percent = (value: number | undefined) => (value === undefined ? "" : `${(value * 100).toFixed(1)}%`);
 
 /** The printed report: every figure of results.json, in four tables. */
 export function formatResults(results: Results): string {
   const { machine: m, settings: s } = results;
-  const rssOf = (server: ServerName, database: string) => results.peakRssMb.find((row) => row.server === server && row.database === database)?.mb;
+  const rssOf = (server: ServerName, database: string) =>
+    results.peakRssMb.find((row) => row.server === server && row.database === database)?.mb;
   const sections = [
     `Animal Store benchmark — ${m.date}\n${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.os}\n` +
       `${s.durationSeconds} s a run after ${s.warmupSeconds} s of warm-up; growth runs ${s.growthSeconds} s at 1 connection; catalogue ${s.catalogue} pets; latency in ms; ratio = req/s / baseline (a)'s`,
     table(
       ["database", "operation", "server", "conns", "req/s", "p50", "p99", "fail", "ratio", "peak RSS MB", "target"],
-      results.throughput.map((row) => [row.database, row.operation, row.server, String(row.connections), fixed(row.rps, 0), fixed(row.p50Ms, 2), fixed(row.p99Ms, 2), failuresCell(row), percent(row.ratio), fixed(rssOf(row.server, row.database), 0), row.check ?? ""]),
+      results.throughput.map((row) => [
+        row.database,
+        row.operation,
+        row.server,
+        String(row.connections),
+        fixed(row.rps, 0),
+        fixed(row.p50Ms, 2),
+        fixed(row.p99Ms, 2),
+        failuresCell(row),
+        percent(row.ratio),
+        fixed(rssOf(row.server, row.database), 0),
+        row.check ?? "",
+      ]),
       new Set([3, 4, 5, 6, 7, 8, 9]),
     ),
     table(
       ["database", "page", "status", "1k p50", "1k p99", "1M p50", "1M p99", "1M/1k", "target"],
-      results.growth.map((row) => [row.database, row.page, row.status, fixed(row.p50Ms1k, 2), fixed(row.p99Ms1k, 2), fixed(row.p50Ms1M, 2), fixed(row.p99Ms1M, 2), fixed(row.ratio, 2), row.check]),
+      results.growth.map((row) => [
+        row.database,
+        row.page,
+        row.status,
+        fixed(row.p50Ms1k, 2),
+        fixed(row.p99Ms1k, 2),
+        fixed(row.p50Ms1M, 2),
+        fixed(row.p99Ms1M, 2),
+        fixed(row.ratio, 2),
+        row.check,
+      ]),
       new Set([3, 4, 5, 6, 7]),
     ),
     table(
       ["server", "database", "listening ms", "first 200 ms", "idle RSS MB"],
-      results.startup.map((row) => [row.server, row.database, fixed(row.listeningMs, 0), fixed(row.firstOkMs, 0), fixed(row.idleRssMb, 0)]),
+      results.startup.map((row) => [
+        row.server,
+        row.database,
+        fixed(row.listeningMs, 0),
+        fixed(row.firstOkMs, 0),
+        fixed(row.idleRssMb, 0),
+      ]),
       new Set([2, 3, 4]),
     ),
     `Seeding: ${results.seeding.map((row) => `${row.database} ${row.pets} pets ${row.seconds.toFixed(1)} s`).join("; ")}\n` +
@@ -120,6 +162,7 @@ export function formatResults(results: Results): string {
 
 /** Writes results.json with figures rounded to what they mean. */
 export function writeResults(file: string, results: Results): void {
-  const round = (_key: string, value: unknown) => (typeof value === "number" && !Number.isInteger(value) ? Math.round(value * 1000) / 1000 : value);
+  const round = (_key: string, value: unknown) =>
+    typeof value === "number" && !Number.isInteger(value) ? Math.round(value * 1000) / 1000 : value;
   fs.writeFileSync(file, `${JSON.stringify(results, round, 2)}\n`);
 }

@@ -36,7 +36,14 @@ const CONSTANT_APP = path.join(root, "bench/next-constant");
 const CPU_PROFILES = path.join(root, "bench/results/cpu-profiles");
 
 // The per-key rate limit stays on, with a quota the load never reaches: its counting is measured, not its 429s.
-const serverEnv = { HOST: "127.0.0.1", PORT: "0", NODE_ENV: "production", NEXT_TELEMETRY_DISABLED: "1", DEMO_SEED: "off", RATE_LIMIT_REQUESTS: "1000000000" };
+const serverEnv = {
+  HOST: "127.0.0.1",
+  PORT: "0",
+  NODE_ENV: "production",
+  NEXT_TELEMETRY_DISABLED: "1",
+  DEMO_SEED: "off",
+  RATE_LIMIT_REQUESTS: "1000000000",
+};
 
 const results: Results = {
   machine: machine(),
@@ -50,16 +57,29 @@ const results: Results = {
 };
 
 // The four operations, as autocannon requests; `get by id` cycles through the catalogue's ids.
-function operations(key: string): { operation: Operation; spec: Pick<LoadSpec, "paths" | "method" | "body" | "headers"> }[] {
+function operations(
+  key: string,
+): { operation: Operation; spec: Pick<LoadSpec, "paths" | "method" | "body" | "headers"> }[] {
   const auth = { Authorization: `Bearer ${key}` };
   return [
     { operation: "list limit=20", spec: { paths: ["/v1/pets?limit=20"], headers: auth } },
-    { operation: "list limit=100&status=available", spec: { paths: ["/v1/pets?limit=100&status=available"], headers: auth } },
-    { operation: "get by id", spec: { paths: Array.from({ length: CATALOGUE }, (_, index) => `/v1/pets/${index + 1}`), headers: auth } },
+    {
+      operation: "list limit=100&status=available",
+      spec: { paths: ["/v1/pets?limit=100&status=available"], headers: auth },
+    },
+    {
+      operation: "get by id",
+      spec: { paths: Array.from({ length: CATALOGUE }, (_, index) => `/v1/pets/${index + 1}`), headers: auth },
+    },
     // Last: it grows the table the other operations read.
     {
       operation: "create",
-      spec: { paths: ["/v1/pets"], method: "POST", body: '{"name":"Bench","categoryId":1,"status":"available"}', headers: { ...auth, "Content-Type": "application/json" } },
+      spec: {
+        paths: ["/v1/pets"],
+        method: "POST",
+        body: '{"name":"Bench","categoryId":1,"status":"available"}',
+        headers: { ...auth, "Content-Type": "application/json" },
+      },
     },
   ];
 }
@@ -83,7 +103,10 @@ async function buildIfMissing(dir: string | undefined): Promise<void> {
 }
 
 async function createKey(database: BenchDatabase): Promise<string> {
-  const stdout = await runNode(["--import", "tsx", "--conditions=react-server", path.join(root, "scripts/key.ts"), "create", "bench"], { DATABASE_URL: database.url });
+  const stdout = await runNode(
+    ["--import", "tsx", "--conditions=react-server", path.join(root, "scripts/key.ts"), "create", "bench"],
+    { DATABASE_URL: database.url },
+  );
   return stdout.trim().split("\n").pop() ?? "";
 }
 
@@ -94,18 +117,39 @@ async function seed(database: BenchDatabase, pets: number): Promise<void> {
 }
 
 /** Every operation on every server, at 1 and 32 connections, the servers taking turns per operation. */
-async function measureThroughput(database: Provider | "none", servers: { name: ServerName; server: Server }[], ops: ReturnType<typeof operations>): Promise<void> {
+async function measureThroughput(
+  database: Provider | "none",
+  servers: { name: ServerName; server: Server }[],
+  ops: ReturnType<typeof operations>,
+): Promise<void> {
   for (const { operation, spec } of ops) {
     for (const { name, server } of servers) {
       for (const [index, connections] of CONNECTIONS.entries()) {
         progress(`${database} ${operation} ${name} c=${connections}`);
-        const result = await load({ ...spec, url: server.url, connections, duration: DURATION, warmup: index === 0 ? WARMUP : 0 });
+        const result = await load({
+          ...spec,
+          url: server.url,
+          connections,
+          duration: DURATION,
+          warmup: index === 0 ? WARMUP : 0,
+        });
         assertRunning(server);
-        results.throughput.push({ database, operation, server: name, connections, rps: result.rps, p50Ms: result.p50, p99Ms: result.p99, failures: result.failures, statuses: result.statuses });
+        results.throughput.push({
+          database,
+          operation,
+          server: name,
+          connections,
+          rps: result.rps,
+          p50Ms: result.p50,
+          p99Ms: result.p99,
+          failures: result.failures,
+          statuses: result.statuses,
+        });
       }
     }
   }
-  for (const { name, server } of servers) results.peakRssMb.push({ server: name, database, mb: memoryMb(server.pid, "VmHWM") });
+  for (const { name, server } of servers)
+    results.peakRssMb.push({ server: name, database, mb: memoryMb(server.pid, "VmHWM") });
 }
 
 /** List latency at 1 connection with 1,000 and with 1,000,000 pets, first page and a middle page, with and without status. */
@@ -127,7 +171,16 @@ async function measureGrowth(database: BenchDatabase, app: Server, key: string):
       if (status !== "any") query.set("status", status);
       if (page === "middle") query.set("cursor", encodeCursor(middle));
       progress(`${database.provider} growth ${pets} ${page} ${status}`);
-      measured.push(await load({ url: app.url, paths: [`/v1/pets?${query}`], headers: { Authorization: `Bearer ${key}` }, connections: 1, duration: GROWTH_DURATION, warmup: 1 }));
+      measured.push(
+        await load({
+          url: app.url,
+          paths: [`/v1/pets?${query}`],
+          headers: { Authorization: `Bearer ${key}` },
+          connections: 1,
+          duration: GROWTH_DURATION,
+          warmup: 1,
+        }),
+      );
       assertRunning(app);
     }
     bySize.set(pets, measured);
@@ -136,7 +189,17 @@ async function measureGrowth(database: BenchDatabase, app: Server, key: string):
     const [small, large] = [bySize.get(1_000)![index], bySize.get(1_000_000)![index]];
     const ratio = small.p50 !== null && large.p50 !== null ? large.p50 / small.p50 : null;
     const check = ratio !== null && ratio <= TARGET_GROWTH && small.failures + large.failures === 0 ? "PASS" : "FAIL";
-    const row: GrowthRow = { database: database.provider, page, status, p50Ms1k: small.p50, p99Ms1k: small.p99, p50Ms1M: large.p50, p99Ms1M: large.p99, ratio, check };
+    const row: GrowthRow = {
+      database: database.provider,
+      page,
+      status,
+      p50Ms1k: small.p50,
+      p99Ms1k: small.p99,
+      p50Ms1M: large.p50,
+      p99Ms1M: large.p99,
+      ratio,
+      check,
+    };
     results.growth.push(row);
   });
 }
@@ -150,11 +213,30 @@ async function benchDatabase(database: BenchDatabase): Promise<void> {
   const env = { ...serverEnv, DATABASE_URL: database.url };
   const auth = { Authorization: `Bearer ${key}` };
   const profile = process.env.BENCH_CPU_PROF === "1" ? ["--cpu-prof", `--cpu-prof-dir=${CPU_PROFILES}`] : [];
-  const app = await startMeasured("app", [...profile, "--import", "tsx", "--conditions=react-server", path.join(root, "server.ts")], env, "/v1/pets?limit=20", auth);
+  const app = await startMeasured(
+    "app",
+    [...profile, "--import", "tsx", "--conditions=react-server", path.join(root, "server.ts")],
+    env,
+    "/v1/pets?limit=20",
+    auth,
+  );
   results.startup.push({ server: "app", database: provider, ...app.startup });
-  const baseline = await startMeasured("baseline-node", ["--import", "tsx", path.join(root, "bench/baseline-node.ts")], env, "/v1/pets?limit=20", auth);
+  const baseline = await startMeasured(
+    "baseline-node",
+    ["--import", "tsx", path.join(root, "bench/baseline-node.ts")],
+    env,
+    "/v1/pets?limit=20",
+    auth,
+  );
   results.startup.push({ server: "baseline-node", database: provider, ...baseline.startup });
-  await measureThroughput(provider, [{ name: "app", server: app.server }, { name: "baseline-node", server: baseline.server }], operations(key));
+  await measureThroughput(
+    provider,
+    [
+      { name: "app", server: app.server },
+      { name: "baseline-node", server: baseline.server },
+    ],
+    operations(key),
+  );
   await stop(baseline.server.child);
   await measureGrowth(database, app.server, key);
   await stop(app.server.child);
@@ -162,9 +244,19 @@ async function benchDatabase(database: BenchDatabase): Promise<void> {
 
 // Baseline (b): the stock Next app, list only (its one route), at 1 and 32 connections.
 async function benchNextConstant(): Promise<void> {
-  const nextConstant = await startMeasured("next-constant", [NEXT_BIN, "start", CONSTANT_APP, "-p", "0", "-H", "127.0.0.1"], serverEnv, "/v1/pets", {});
+  const nextConstant = await startMeasured(
+    "next-constant",
+    [NEXT_BIN, "start", CONSTANT_APP, "-p", "0", "-H", "127.0.0.1"],
+    serverEnv,
+    "/v1/pets",
+    {},
+  );
   results.startup.push({ server: "next-constant", database: "none", ...nextConstant.startup });
-  await measureThroughput("none", [{ name: "next-constant", server: nextConstant.server }], [{ operation: "list limit=20", spec: { paths: ["/v1/pets?limit=20"] } }]);
+  await measureThroughput(
+    "none",
+    [{ name: "next-constant", server: nextConstant.server }],
+    [{ operation: "list limit=20", spec: { paths: ["/v1/pets?limit=20"] } }],
+  );
   await stop(nextConstant.server.child);
 }
 
@@ -176,7 +268,8 @@ async function cleanUp(): Promise<void> {
   if (cleanedUp) return;
   cleanedUp = true;
   await stopAll();
-  for (const database of databases) await database.drop().catch((error: unknown) => progress(`could not drop ${database.url}: ${String(error)}`));
+  for (const database of databases)
+    await database.drop().catch((error: unknown) => progress(`could not drop ${database.url}: ${String(error)}`));
   fs.rmSync(temporary, { recursive: true, force: true });
 }
 
@@ -196,7 +289,10 @@ try {
 
   checkThroughput(results.throughput);
   const checks = [...results.throughput.map((row) => row.check), ...results.growth.map((row) => row.check)];
-  results.targets = { passed: checks.filter((check) => check === "PASS").length, failed: checks.filter((check) => check === "FAIL").length };
+  results.targets = {
+    passed: checks.filter((check) => check === "PASS").length,
+    failed: checks.filter((check) => check === "FAIL").length,
+  };
   console.log(formatResults(results));
   writeResults(path.join(root, "bench/results.json"), results);
   console.log("\nWritten to bench/results.json");

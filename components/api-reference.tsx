@@ -3,7 +3,12 @@
 import Script from "next/script";
 import { useRef } from "react";
 
-type SwaggerUIBundle = (options: { url: string; domNode: HTMLElement; deepLinking: boolean; tryItOutEnabled: boolean }) => unknown;
+type SwaggerUIBundle = (options: {
+  url: string;
+  domNode: HTMLElement;
+  deepLinking: boolean;
+  tryItOutEnabled: boolean;
+}) => unknown;
 
 /** Swagger UI (swagger-ui-dist, served by /docs/assets) rendering the live OpenAPI document. */
 export function ApiReference({ specUrl }: { specUrl: string }) {
@@ -17,7 +22,8 @@ export function ApiReference({ specUrl }: { specUrl: string }) {
         strategy="afterInteractive"
         onReady={() => {
           const bundle = (window as unknown as { SwaggerUIBundle?: SwaggerUIBundle }).SwaggerUIBundle;
-          if (bundle && container.current) bundle({ url: specUrl, domNode: container.current, deepLinking: true, tryItOutEnabled: false });
+          if (bundle && container.current)
+            bundle({ url: specUrl, domNode: container.current, deepLinking: true, tryItOutEnabled: false });
         }}
       />
     </>

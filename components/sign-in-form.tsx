@@ -30,20 +30,42 @@ export function SignInForm({ next }: { next: string }) {
         <label htmlFor="email" className="block text-sm font-medium">
           Email
         </label>
-        <input id="email" name="email" type="email" required autoComplete="username" className={`mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 ${focusRing}`} />
+        <input
+          id="email"
+          name="email"
+          type="email"
+          required
+          autoComplete="username"
+          className={`mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 ${focusRing}`}
+        />
       </div>
       <div>
         <label htmlFor="password" className="block text-sm font-medium">
           Password
         </label>
-        <input id="password" name="password" type="password" required autoComplete="current-password" className={`mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 ${focusRing}`} />
+        <input
+          id="password"
+          name="password"
+          type="password"
+          required
+          autoComplete="current-password"
+          className={`mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 ${focusRing}`}
+        />
       </div>
       {error ? (
-        <p id="sign-in-error" role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
+        <p
+          id="sign-in-error"
+          role="alert"
+          className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900"
+        >
           {error}
         </p>
       ) : null}
-      <button type="submit" disabled={pending} className={`w-full rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 disabled:opacity-60 ${focusRing}`}>
+      <button
+        type="submit"
+        disabled={pending}
+        className={`w-full rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 disabled:opacity-60 ${focusRing}`}
+      >
         {pending ? "Signing in…" : "Sign in"}
       </button>
     </form>

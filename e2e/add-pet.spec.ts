@@ -11,7 +11,9 @@ test.describe("adding a pet", () => {
     await page.getByLabel("Category id").fill("2");
     await page.getByLabel("Status (optional)").selectOption("pending");
     await page.getByRole("button", { name: "Add pet" }).click();
-    await expect(page.getByRole("status").filter({ hasText: "Added" })).toHaveText(new RegExp(`Added “${name}” with id \\d+\\.`));
+    await expect(page.getByRole("status").filter({ hasText: "Added" })).toHaveText(
+      new RegExp(`Added “${name}” with id \\d+\\.`),
+    );
     const row = page.getByTestId("pet-row").filter({ hasText: name });
     await expect(row).toBeVisible();
     await expect(row.locator("td").nth(2)).toHaveText("2");
@@ -20,7 +22,9 @@ test.describe("adding a pet", () => {
     await expect(page.getByLabel("Name")).toHaveValue(""); // ready for the next one
   });
 
-  test("invalid input shows the schema's messages next to the inputs, without a request", async ({ page }, testInfo) => {
+  test("invalid input shows the schema's messages next to the inputs, without a request", async ({
+    page,
+  }, testInfo) => {
     const posts: string[] = [];
     page.on("request", (request) => {
       if (request.method() === "POST" && request.url().includes("/admin/api/pets")) posts.push(request.url());
@@ -54,16 +58,23 @@ test.describe("adding a pet", () => {
     // tampering client would send it — and then goes to the real server, which refuses it.
     await page.route("**/admin/api/pets", async (route) => {
       if (route.request().method() !== "POST") return route.continue();
-      const body = route.request().postData()!.replace(/"categoryId":\d+/, '"categoryId":9223372036854775808');
+      const body = route
+        .request()
+        .postData()!
+        .replace(/"categoryId":\d+/, '"categoryId":9223372036854775808');
       await route.continue({ postData: body });
     });
-    const answer = page.waitForResponse((response) => response.request().method() === "POST" && response.url().endsWith("/admin/api/pets"));
+    const answer = page.waitForResponse(
+      (response) => response.request().method() === "POST" && response.url().endsWith("/admin/api/pets"),
+    );
     await page.getByLabel("Name").fill("Tampered");
     await page.getByLabel("Category id").fill("1");
     await page.getByRole("button", { name: "Add pet" }).click();
     const response = await answer;
     expect(response.status()).toBe(400);
-    expect((await response.json()).errors).toEqual([{ path: "categoryId", message: "categoryId must be at most 9223372036854775807" }]);
+    expect((await response.json()).errors).toEqual([
+      { path: "categoryId", message: "categoryId must be at most 9223372036854775807" },
+    ]);
     await expect(page.locator("#categoryId-error")).toHaveText("categoryId must be at most 9223372036854775807");
     await expect(page.getByLabel("Category id")).toHaveAttribute("aria-invalid", "true");
     await expect(page.locator("#name-error")).toHaveCount(0);
@@ -86,7 +97,9 @@ test.describe("adding a pet", () => {
     await expect(cell).toHaveText(hostile);
     await expect(page.getByRole("status").filter({ hasText: "Added" })).toContainText(hostile);
     await page.reload();
-    await expect(page.getByTestId("pet-row").locator("td:nth-child(2)").filter({ hasText: hostile })).toHaveText(hostile);
+    await expect(page.getByTestId("pet-row").locator("td:nth-child(2)").filter({ hasText: hostile })).toHaveText(
+      hostile,
+    );
     expect(await page.locator("main img").count()).toBe(0);
     expect(dialogs).toEqual([]);
   });

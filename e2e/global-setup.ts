@@ -8,7 +8,9 @@ import { E2E_STAFF } from "./staff-account";
 
 export default async function globalSetup(): Promise<void> {
   if (!chromiumAvailable) {
-    console.warn(`\n*** Chromium is missing at ${CHROMIUM}: the browser tests are SKIPPED (apt-get install -y chromium). ***\n`);
+    console.warn(
+      `\n*** Chromium is missing at ${CHROMIUM}: the browser tests are SKIPPED (apt-get install -y chromium). ***\n`,
+    );
     return;
   }
   const database = await createTestDatabase("sqlite");

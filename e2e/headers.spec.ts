@@ -3,7 +3,9 @@ import { expect, signIn, test } from "./support";
 // The pages' security headers, and that the pages still work under their Content-Security-Policy.
 
 test.describe("security headers", () => {
-  test("every page sends a nonce CSP that forbids framing, plus nosniff and a strict referrer policy", async ({ page }) => {
+  test("every page sends a nonce CSP that forbids framing, plus nosniff and a strict referrer policy", async ({
+    page,
+  }) => {
     const nonces = new Set<string>();
     for (const path of ["/sign-in", "/docs", "/"]) {
       const response = await page.goto(path);
@@ -23,7 +25,8 @@ test.describe("security headers", () => {
   test("the admin app and the API reference run without a single CSP violation", async ({ page }) => {
     const violations: string[] = [];
     page.on("console", (message) => {
-      if (/Content Security Policy|Refused to (load|execute|apply)/i.test(message.text())) violations.push(message.text());
+      if (/Content Security Policy|Refused to (load|execute|apply)/i.test(message.text()))
+        violations.push(message.text());
     });
     await signIn(page);
     await page.getByRole("link", { name: "pending" }).click();

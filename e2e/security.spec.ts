@@ -1,7 +1,10 @@
 import { adminApiKey, expect, signIn, test } from "./support";
 
 test.describe("what reaches the browser", () => {
-  test("the admin API key never appears in any response, header, script or cookie of a session", async ({ page, context }) => {
+  test("the admin API key never appears in any response, header, script or cookie of a session", async ({
+    page,
+    context,
+  }) => {
     const key = adminApiKey();
     const secret = key.slice("ask_".length);
     expect(key).toMatch(/^ask_[A-Za-z0-9_-]{32}$/);
@@ -13,7 +16,8 @@ test.describe("what reaches the browser", () => {
           const headers = JSON.stringify(await response.allHeaders());
           let body = "";
           // A redirect has no body to read.
-          if (response.status() < 300 || response.status() >= 400) body = (await response.body().catch(() => Buffer.alloc(0))).toString("utf8");
+          if (response.status() < 300 || response.status() >= 400)
+            body = (await response.body().catch(() => Buffer.alloc(0))).toString("utf8");
           seen.push({ url: response.url(), type: response.request().resourceType(), text: `${headers}\n${body}` });
         })(),
       );
@@ -91,7 +95,9 @@ test.describe("at phone width", () => {
     expect(await overflow()).toBeLessThanOrEqual(0);
     await page.getByRole("link", { name: "sold" }).tap();
     await expect(page).toHaveURL(/status=sold/);
-    await expect.poll(async () => new Set(await page.getByTestId("pet-row").locator("td:nth-child(4)").allInnerTexts())).toEqual(new Set(["sold"]));
+    await expect
+      .poll(async () => new Set(await page.getByTestId("pet-row").locator("td:nth-child(4)").allInnerTexts()))
+      .toEqual(new Set(["sold"]));
     await page.getByLabel("Name").fill("Pocket Hamster");
     await page.getByLabel("Category id").fill("6");
     await page.getByLabel("Status (optional)").selectOption("sold");

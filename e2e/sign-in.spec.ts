@@ -29,10 +29,15 @@ test.describe("signing in and out", () => {
   test("an admin link opened signed out returns there after sign-in", async ({ page }) => {
     await signIn(page, "/admin?status=sold&limit=50");
     await expect(page).toHaveURL(/\/admin\?status=sold&limit=50$/);
-    for (const status of await page.getByTestId("pet-row").locator("td:nth-child(4)").allInnerTexts()) expect(status).toBe("sold");
+    for (const status of await page.getByTestId("pet-row").locator("td:nth-child(4)").allInnerTexts())
+      expect(status).toBe("sold");
   });
 
-  test("signing out locks every admin page and endpoint, and the old cookie is dead on the server", async ({ page, browser, baseURL }) => {
+  test("signing out locks every admin page and endpoint, and the old cookie is dead on the server", async ({
+    page,
+    browser,
+    baseURL,
+  }) => {
     await signIn(page);
     const cookie = (await page.context().cookies()).find((entry) => entry.name === "animal_store_session");
     expect(cookie?.httpOnly).toBe(true);
@@ -48,7 +53,10 @@ test.describe("signing in and out", () => {
     const list = await page.request.get("/admin/api/pets");
     expect(list.status()).toBe(401);
     expect((await list.json()).code).toBe("session_required");
-    const create = await page.request.post("/admin/api/pets", { data: { name: "Ghost", categoryId: 1 }, headers: { Origin: baseURL! } });
+    const create = await page.request.post("/admin/api/pets", {
+      data: { name: "Ghost", categoryId: 1 },
+      headers: { Origin: baseURL! },
+    });
     expect(create.status()).toBe(401);
 
     // A copy of the cookie taken before signing out (another tab, another machine) is refused too.

@@ -24,14 +24,27 @@ const envSchema = z.object({
   API_PRODUCTION_URL: baseUrl.default("https://api.animal-store.example/v1"),
   API_STAGING_URL: baseUrl.default("https://staging-api.animal-store.example/v1"),
   RATE_LIMIT_REQUESTS: z.coerce.number({ error: "must be a whole number, 0 or more" }).int().min(0).default(6000),
-  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number({ error: "must be a whole number of seconds from 1 to 86400" }).int().min(1).max(86_400).default(60),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce
+    .number({ error: "must be a whole number of seconds from 1 to 86400" })
+    .int()
+    .min(1)
+    .max(86_400)
+    .default(60),
   SQLITE_SYNCHRONOUS: z.enum(["normal", "full"], { error: 'must be "normal" or "full"' }).default("normal"),
   DEMO_SEED: z.enum(["on", "off"], { error: 'must be "on" or "off"' }).default("on"),
   CORS_ORIGINS: z
     .string()
     .default("")
-    .transform((list) => list.split(",").map((origin) => origin.trim()).filter(Boolean))
-    .refine((origins) => origins.every((origin) => origin === "*" || /^https?:\/\/[^/]+$/.test(origin)), "must be * or a comma-separated list of origins like https://shop.example"),
+    .transform((list) =>
+      list
+        .split(",")
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (origins) => origins.every((origin) => origin === "*" || /^https?:\/\/[^/]+$/.test(origin)),
+      "must be * or a comma-separated list of origins like https://shop.example",
+    ),
 });
 
 export type SqliteSynchronous = "normal" | "full";
@@ -40,7 +53,9 @@ export type DatabaseConfig =
   | { provider: "sqlite"; url: string; file: string; synchronous: SqliteSynchronous }
   | { provider: "postgresql"; url: string };
 
-export type Config = Omit<z.infer<typeof envSchema>, "DATABASE_URL" | "SQLITE_SYNCHRONOUS"> & { database: DatabaseConfig };
+export type Config = Omit<z.infer<typeof envSchema>, "DATABASE_URL" | "SQLITE_SYNCHRONOUS"> & {
+  database: DatabaseConfig;
+};
 
 export class ConfigError extends Error {}
 

@@ -41,12 +41,25 @@ async function claimIdempotencyKey(apiKeyId: number, key: string, hash: string):
   for (let attempt = 0; attempt < 3; attempt++) {
     const now = new Date();
     try {
-      await db().idempotencyRecord.create({ data: { apiKeyId, key, requestHash: hash, lockedAt: now, createdAt: now }, select: { key: true } });
+      await db().idempotencyRecord.create({
+        data: { apiKeyId, key, requestHash: hash, lockedAt: now, createdAt: now },
+        select: { key: true },
+      });
       return { kind: "claimed", lockedAt: now };
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
     }
-    const record = await db().idempotencyRecord.findUnique({ where, select: { requestHash: true, responseStatus: true, responseBody: true, location: true, lockedAt: true, createdAt: true } });
+    const record = await db().idempotencyRecord.findUnique({
+      where,
+      select: {
+        requestHash: true,
+        responseStatus: true,
+        responseBody: true,
+        location: true,
+        lockedAt: true,
+        createdAt: true,
+      },
+    });
     if (!record) continue; // expired and deleted meanwhile: claim again
     if (now.getTime() - record.createdAt.getTime() > IDEMPOTENCY_TTL_MS) {
       await db().idempotencyRecord.deleteMany({ where: { apiKeyId, key, createdAt: record.createdAt } });
@@ -54,7 +67,10 @@ async function claimIdempotencyKey(apiKeyId: number, key: string, hash: string):
     }
     if (record.requestHash !== hash) return { kind: "mismatch" };
     if (record.responseStatus !== null) {
-      return { kind: "replay", response: { status: record.responseStatus, body: record.responseBody ?? "", location: record.location } };
+      return {
+        kind: "replay",
+        response: { status: record.responseStatus, body: record.responseBody ?? "", location: record.location },
+      };
     }
     if (now.getTime() - record.lockedAt.getTime() < ABANDONED_AFTER_MS) return { kind: "in_progress" };
     const { count } = await db().idempotencyRecord.updateMany({
@@ -108,7 +124,10 @@ export type IdempotentOperation = (tx: Transaction) => Promise<StoredResponse>;
  * stores its answer; a retry with the same body gets that answer again (Idempotent-Replayed: true),
  * one with another body a 422, one while the first still runs a 409.
  */
-export function idempotency(request: Request, apiKeyId: number): { run(body: string, operation: IdempotentOperation): Promise<Response> } {
+export function idempotency(
+  request: Request,
+  apiKeyId: number,
+): { run(body: string, operation: IdempotentOperation): Promise<Response> } {
   const key = idempotencyKeyOf(request);
   return {
     async run(body, operation) {

@@ -9,7 +9,13 @@ import { db } from "@/lib/db/client";
 // in-memory counts at its next sync, so a burst spread over N instances can pass the quota by what the
 // others admitted in their last 200 ms far from it — never by more than their share of that margin.
 
-export type RateLimitState = { limit: number; remaining: number; resetSeconds: number; windowSeconds: number; allowed: boolean };
+export type RateLimitState = {
+  limit: number;
+  remaining: number;
+  resetSeconds: number;
+  windowSeconds: number;
+  allowed: boolean;
+};
 
 // synced: the shared count as last read; pending: admitted here, not yet added to the row; inflight:
 // being added right now. Every decision counts all three.
@@ -68,7 +74,13 @@ export async function consumeRateLimit(apiKeyId: number): Promise<RateLimitState
     windows.set(apiKeyId, window);
   }
   const resetSeconds = Math.max(1, Math.ceil(start + windowSeconds - now));
-  const state = (used: number, allowed: boolean): RateLimitState => ({ limit, remaining: Math.max(0, limit - used), resetSeconds, windowSeconds, allowed });
+  const state = (used: number, allowed: boolean): RateLimitState => ({
+    limit,
+    remaining: Math.max(0, limit - used),
+    resetSeconds,
+    windowSeconds,
+    allowed,
+  });
 
   const known = () => window.synced + window.pending + window.inflight;
   if (window.synced >= limit) return state(limit, false); // the shared row already says so
@@ -86,7 +98,9 @@ export async function consumeRateLimit(apiKeyId: number): Promise<RateLimitState
 /** Drops counters of windows long past; called now and then by the server. */
 export async function deleteOldRateLimitCounters(): Promise<void> {
   const { windowSeconds } = policy();
-  await db().rateLimitCounter.deleteMany({ where: { windowStart: { lt: BigInt(Math.floor(Date.now() / 1000) - 2 * windowSeconds) } } });
+  await db().rateLimitCounter.deleteMany({
+    where: { windowStart: { lt: BigInt(Math.floor(Date.now() / 1000) - 2 * windowSeconds) } },
+  });
 }
 
 /** The IETF RateLimit and RateLimit-Policy fields (draft-ietf-httpapi-ratelimit-headers) for a state. */

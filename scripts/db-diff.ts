@@ -9,7 +9,10 @@ import { parseArgs } from "node:util";
 import type { DatabaseConfig } from "@/lib/config";
 import { prismaDir, schemaFiles, withSchemaEngine } from "@/lib/db/schema-engine";
 
-const { positionals, values } = parseArgs({ allowPositionals: true, options: { from: { type: "string", default: "HEAD" } } });
+const { positionals, values } = parseArgs({
+  allowPositionals: true,
+  options: { from: { type: "string", default: "HEAD" } },
+});
 const name = positionals[0];
 if (!name || !/^[a-z0-9_]+$/.test(name)) {
   console.error("usage: npm run db:diff -- <migration_name in snake_case> [--from <git revision>]");
@@ -18,7 +21,10 @@ if (!name || !/^[a-z0-9_]+$/.test(name)) {
 
 function modelsAt(revision: string): string | undefined {
   try {
-    return execFileSync("git", ["show", `${revision}:prisma/models.prisma`], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] });
+    return execFileSync("git", ["show", `${revision}:prisma/models.prisma`], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    });
   } catch {
     return undefined;
   }
@@ -32,10 +38,15 @@ const databases: DatabaseConfig[] = [
 const oldModels = modelsAt(values.from);
 for (const database of databases) {
   const now = schemaFiles(database.provider);
-  const before = oldModels === undefined ? undefined : now.map(([file, text]): [string, string] => [file, file.endsWith("models.prisma") ? oldModels : text]);
+  const before =
+    oldModels === undefined
+      ? undefined
+      : now.map(([file, text]): [string, string] => [file, file.endsWith("models.prisma") ? oldModels : text]);
   let sql = await withSchemaEngine(database, async (engine) => {
     const result = await engine.diff({
-      from: before ? { tag: "schemaDatamodel", files: before.map(([p, content]) => ({ path: p, content })) } : { tag: "empty" },
+      from: before
+        ? { tag: "schemaDatamodel", files: before.map(([p, content]) => ({ path: p, content })) }
+        : { tag: "empty" },
       to: { tag: "schemaDatamodel", files: now.map(([p, content]) => ({ path: p, content })) },
       script: true,
       exitCode: null,
@@ -46,7 +57,10 @@ for (const database of databases) {
   if (database.provider === "sqlite") {
     // Prisma writes a BigInt primary key as BIGINT, which is not SQLite's rowid alias, so inserts
     // without an id would fail; INTEGER PRIMARY KEY AUTOINCREMENT holds the same 64-bit values.
-    sql = sql.replace(/"id" BIGINT NOT NULL PRIMARY KEY AUTOINCREMENT|"id" BIGINT NOT NULL PRIMARY KEY/g, '"id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT');
+    sql = sql.replace(
+      /"id" BIGINT NOT NULL PRIMARY KEY AUTOINCREMENT|"id" BIGINT NOT NULL PRIMARY KEY/g,
+      '"id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT',
+    );
   }
   const dir = path.join(prismaDir, database.provider, "migrations");
   fs.mkdirSync(dir, { recursive: true });
@@ -54,7 +68,10 @@ for (const database of databases) {
   const target = path.join(dir, `${String(count + 1).padStart(4, "0")}_${name}`);
   fs.mkdirSync(target);
   fs.writeFileSync(path.join(target, "migration.sql"), sql);
-  fs.writeFileSync(path.join(dir, "migration_lock.toml"), `# Written by npm run db:diff; must match the datasource provider.\nprovider = "${database.provider}"\n`);
+  fs.writeFileSync(
+    path.join(dir, "migration_lock.toml"),
+    `# Written by npm run db:diff; must match the datasource provider.\nprovider = "${database.provider}"\n`,
+  );
   console.log(`${database.provider}: wrote ${path.relative(process.cwd(), target)}/migration.sql`);
 }
 process.exit(0); // the engine leaves a timer pending after talking to PostgreSQL

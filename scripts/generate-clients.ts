@@ -12,5 +12,9 @@ if (!env.PRISMA_SCHEMA_ENGINE_BINARY) {
   env.PRISMA_SCHEMA_ENGINE_BINARY = placeholder;
 }
 for (const provider of ["sqlite", "postgresql"]) {
-  execFileSync(process.execPath, [path.resolve("node_modules/prisma/build/index.js"), "generate", "--schema", `prisma/${provider}`], { env, stdio: "inherit" });
+  execFileSync(
+    process.execPath,
+    [path.resolve("node_modules/prisma/build/index.js"), "generate", "--schema", `prisma/${provider}`],
+    { env, stdio: "inherit" },
+  );
 }

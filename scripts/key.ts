@@ -12,7 +12,8 @@ const date = (value: Date | null) => (value ? value.toISOString().replace(/\.\d+
 await runCommand(async () => {
   const [command, ...rest] = process.argv.slice(2);
   const argument = rest.join(" ").trim();
-  if (!["create", "list", "revoke"].includes(command ?? "") || (command !== "list" && !argument)) throw new UsageError(usage);
+  if (!["create", "list", "revoke"].includes(command ?? "") || (command !== "list" && !argument))
+    throw new UsageError(usage);
   await migrate(config().database); // the tool works on a database the server has never seen
 
   if (command === "create") {
@@ -23,13 +24,22 @@ await runCommand(async () => {
     const keys = await listApiKeys();
     if (keys.length === 0) console.log("No API keys. Create one with: npm run key -- create <name>");
     else {
-      const rows = keys.map((key) => [String(key.id), key.name, key.prefix, date(key.createdAt), date(key.lastUsedAt), key.revokedAt ? `revoked ${date(key.revokedAt)}` : "active"]);
+      const rows = keys.map((key) => [
+        String(key.id),
+        key.name,
+        key.prefix,
+        date(key.createdAt),
+        date(key.lastUsedAt),
+        key.revokedAt ? `revoked ${date(key.revokedAt)}` : "active",
+      ]);
       const header = ["ID", "NAME", "PREFIX", "CREATED", "LAST USED", "STATE"];
       printTable(header, rows);
     }
   } else {
     const revoked = await revokeApiKey(argument);
     if (!revoked) throw new UsageError(`No API key has id or prefix "${argument}". See: npm run key -- list`);
-    console.log(`Revoked API key ${revoked.id} "${revoked.name}" (prefix ${revoked.prefix}); requests with it are refused from now on.`);
+    console.log(
+      `Revoked API key ${revoked.id} "${revoked.name}" (prefix ${revoked.prefix}); requests with it are refused from now on.`,
+    );
   }
 });

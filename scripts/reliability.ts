@@ -6,7 +6,13 @@ import { crashScenario, outageScenario, twoInstancesScenario, writeFigures } fro
 
 const started = Date.now();
 const results: Record<string, unknown> = {
-  machine: { cpu: os.cpus()[0]?.model, cores: os.cpus().length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, date: new Date().toISOString() },
+  machine: {
+    cpu: os.cpus()[0]?.model,
+    cores: os.cpus().length,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    date: new Date().toISOString(),
+  },
 };
 const rows: string[][] = [];
 
@@ -14,7 +20,11 @@ for (const provider of ["sqlite", "postgresql"] as const) {
   if (provider === "postgresql" && !(await postgresAvailable())) continue;
   const crash = await crashScenario(provider, { crashes: 5, writers: 16 });
   results[`crash-${provider}`] = crash;
-  rows.push([`SIGKILL during creates (${provider})`, `${crash.crashes} crashes survived, ${crash.acknowledged} writes acknowledged, ${crash.retriedAfterCrash} retried after a crash`, `lost ${crash.lost}, duplicates ${crash.duplicates}, half-written rows ${crash.invalidRows}${provider === "sqlite" ? `, integrity_check ${crash.integrity}` : ""}`]);
+  rows.push([
+    `SIGKILL during creates (${provider})`,
+    `${crash.crashes} crashes survived, ${crash.acknowledged} writes acknowledged, ${crash.retriedAfterCrash} retried after a crash`,
+    `lost ${crash.lost}, duplicates ${crash.duplicates}, half-written rows ${crash.invalidRows}${provider === "sqlite" ? `, integrity_check ${crash.integrity}` : ""}`,
+  ]);
 }
 
 const outage = await outageScenario({ outageMs: 10_000, concurrency: 8 });

@@ -8,7 +8,8 @@ import { migrate } from "@/lib/db/migrate";
 import { staffEmailSchema, staffPasswordSchema } from "@/lib/auth/staff-schema";
 import { createStaff, disableStaff, listStaff, StaffError } from "@/lib/auth/staff";
 
-const usage = "usage: npm run staff -- create <email> | list | disable <email>   (create reads the password from standard input)";
+const usage =
+  "usage: npm run staff -- create <email> | list | disable <email>   (create reads the password from standard input)";
 
 const date = (value: Date | null) => (value ? value.toISOString().replace(/\.\d+Z$/, "Z") : "");
 
@@ -44,20 +45,25 @@ function promptHidden(question: string): Promise<string> {
 async function readPassword(): Promise<string> {
   if (process.stdin.isTTY) {
     const password = await promptHidden("Password: ");
-    if ((await promptHidden("Again: ")) !== password) throw new UsageError("The passwords differ; nothing was created.");
+    if ((await promptHidden("Again: ")) !== password)
+      throw new UsageError("The passwords differ; nothing was created.");
     return password;
   }
   let text = "";
   for await (const chunk of process.stdin) text += chunk;
   const password = text.split(/\r?\n/, 1)[0];
-  if (!password) throw new UsageError("No password on standard input: pipe it in, e.g.  printf '%s\\n' \"$PASSWORD\" | npm run staff -- create <email>");
+  if (!password)
+    throw new UsageError(
+      "No password on standard input: pipe it in, e.g.  printf '%s\\n' \"$PASSWORD\" | npm run staff -- create <email>",
+    );
   return password;
 }
 
 await runCommand(async () => {
   const [command, ...rest] = process.argv.slice(2);
   const argument = rest.join(" ").trim();
-  if (!["create", "list", "disable"].includes(command ?? "") || (command !== "list" && !argument)) throw new UsageError(usage);
+  if (!["create", "list", "disable"].includes(command ?? "") || (command !== "list" && !argument))
+    throw new UsageError(usage);
   await migrate(config().database); // the tool works on a database the server has never seen
 
   try {
@@ -76,7 +82,11 @@ await runCommand(async () => {
           String(member.id),
           member.email,
           date(member.createdAt),
-          member.disabledAt ? `disabled ${date(member.disabledAt)}` : member.lockedUntil && member.lockedUntil > now ? `locked until ${date(member.lockedUntil)}` : "active",
+          member.disabledAt
+            ? `disabled ${date(member.disabledAt)}`
+            : member.lockedUntil && member.lockedUntil > now
+              ? `locked until ${date(member.lockedUntil)}`
+              : "active",
           String(member.failedSignIns),
         ]);
         const header = ["ID", "EMAIL", "CREATED", "STATE", "FAILED SIGN-INS"];
@@ -85,7 +95,9 @@ await runCommand(async () => {
     } else {
       const disabled = await disableStaff(argument);
       if (!disabled) throw new UsageError(`No staff account has the email "${argument}". See: npm run staff -- list`);
-      console.log(`Disabled staff account ${disabled.staff.id} (${disabled.staff.email}); ${disabled.endedSessions} session(s) ended. They can no longer sign in.`);
+      console.log(
+        `Disabled staff account ${disabled.staff.id} (${disabled.staff.email}); ${disabled.endedSessions} session(s) ended. They can no longer sign in.`,
+      );
     }
   } catch (error) {
     if (error instanceof StaffError) throw new UsageError(error.message);

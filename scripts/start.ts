@@ -6,7 +6,17 @@ import path from "node:path";
 import { config, ConfigError } from "@/lib/config";
 
 const BUILD_ID = path.resolve(".next/BUILD_ID");
-const SOURCES = ["app", "components", "lib", "public", "prisma", "next.config.mjs", "postcss.config.mjs", "tsconfig.json", "package-lock.json"];
+const SOURCES = [
+  "app",
+  "components",
+  "lib",
+  "public",
+  "prisma",
+  "next.config.mjs",
+  "postcss.config.mjs",
+  "tsconfig.json",
+  "package-lock.json",
+];
 
 function newestChange(entry: string): number {
   if (!fs.existsSync(entry)) return 0;

@@ -25,10 +25,20 @@ if (run("next build", ["node_modules/next/dist/bin/next", "build"]) !== 0) proce
 
 // node:test: a readable report on the terminal and TAP in a file, read back for the totals.
 const tap = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-tap-")), "report.tap");
-const files = fs.readdirSync("tests").filter((name) => name.endsWith(".test.ts")).map((name) => path.join("tests", name));
+const files = fs
+  .readdirSync("tests")
+  .filter((name) => name.endsWith(".test.ts"))
+  .map((name) => path.join("tests", name));
 const apiStatus = run("unit and API tests", [
-  "--import", "tsx", "--conditions=react-server", "--test", "--test-concurrency=1",
-  "--test-reporter=spec", "--test-reporter-destination=stdout", "--test-reporter=tap", `--test-reporter-destination=${tap}`,
+  "--import",
+  "tsx",
+  "--conditions=react-server",
+  "--test",
+  "--test-concurrency=1",
+  "--test-reporter=spec",
+  "--test-reporter-destination=stdout",
+  "--test-reporter=tap",
+  `--test-reporter-destination=${tap}`,
   ...files,
 ]);
 const report = fs.existsSync(tap) ? fs.readFileSync(tap, "utf8") : "";
@@ -41,8 +51,17 @@ let skipped = count("skipped");
 const e2e = fs.existsSync("e2e") && fs.readdirSync("e2e").some((name) => name.endsWith(".spec.ts"));
 if (e2e) {
   const results = path.join(path.dirname(tap), "playwright.json");
-  const status = run("browser tests (Playwright, Chromium)", ["node_modules/@playwright/test/cli.js", "test"], { PLAYWRIGHT_JSON_OUTPUT_NAME: results });
-  const stats = fs.existsSync(results) ? (JSON.parse(fs.readFileSync(results, "utf8")).stats as { expected: number; unexpected: number; flaky: number; skipped: number }) : undefined;
+  const status = run("browser tests (Playwright, Chromium)", ["node_modules/@playwright/test/cli.js", "test"], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: results,
+  });
+  const stats = fs.existsSync(results)
+    ? (JSON.parse(fs.readFileSync(results, "utf8")).stats as {
+        expected: number;
+        unexpected: number;
+        flaky: number;
+        skipped: number;
+      })
+    : undefined;
   passed += (stats?.expected ?? 0) + (stats?.flaky ?? 0);
   failed += stats?.unexpected ?? (status === 0 ? 0 : 1);
   skipped += stats?.skipped ?? 0;

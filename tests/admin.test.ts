@@ -4,7 +4,15 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { call, type Reply } from "@/scripts/harness/http";
-import { createKey, createStaff, createTestDatabase, runScript, startServer, type RunningServer, type TestDatabase } from "@/scripts/harness/servers";
+import {
+  createKey,
+  createStaff,
+  createTestDatabase,
+  runScript,
+  startServer,
+  type RunningServer,
+  type TestDatabase,
+} from "@/scripts/harness/servers";
 
 // The admin app's server side over real HTTP against the production server (server.ts) on a fresh
 // SQLite file: first start, the staff tool, sign-in, the session and Origin checks of every admin
@@ -41,7 +49,11 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
   const keyFile = () => path.join(path.dirname(database.url.slice("file:".length)), "admin-api-key");
   const adminKey = () => fs.readFileSync(keyFile(), "utf8").trim();
   const origin = () => server.baseUrl;
-  const admin = (method: string, target: string, options: { cookie?: string; origin?: string | null; body?: unknown; headers?: Record<string, string> } = {}) => {
+  const admin = (
+    method: string,
+    target: string,
+    options: { cookie?: string; origin?: string | null; body?: unknown; headers?: Record<string, string> } = {},
+  ) => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.cookie) headers.Cookie = `${COOKIE}=${options.cookie}`;
     const sentOrigin = options.origin === undefined ? (method === "GET" ? null : origin()) : options.origin;
@@ -87,8 +99,16 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
     test("every admin data endpoint answers 401 JSON", async () => {
       for (const cookie of [undefined, "garbage", "A".repeat(43)]) {
         assertAdminError(await admin("GET", "/admin/api/pets", { cookie }), 401, "session_required");
-        assertAdminError(await admin("GET", "/admin/api/pets?status=sold&limit=5", { cookie }), 401, "session_required");
-        assertAdminError(await admin("POST", "/admin/api/pets", { cookie, body: { name: "Sneaky", categoryId: 1 } }), 401, "session_required");
+        assertAdminError(
+          await admin("GET", "/admin/api/pets?status=sold&limit=5", { cookie }),
+          401,
+          "session_required",
+        );
+        assertAdminError(
+          await admin("POST", "/admin/api/pets", { cookie, body: { name: "Sneaky", categoryId: 1 } }),
+          401,
+          "session_required",
+        );
       }
     });
 
@@ -118,7 +138,10 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
   describe("Origin", () => {
     test("sign-in from another origin, or without one, is a 403 before the password is looked at", async () => {
       for (const sent of [null, "http://evil.example", server.baseUrl.replace("127.0.0.1", "localhost"), "null"]) {
-        const reply = await admin("POST", "/admin/api/session", { origin: sent, body: { email: DEMO_EMAIL, password: demoPassword } });
+        const reply = await admin("POST", "/admin/api/session", {
+          origin: sent,
+          body: { email: DEMO_EMAIL, password: demoPassword },
+        });
         assertAdminError(reply, 403, "cross_origin");
         assert.equal(reply.headers.get("set-cookie"), null);
       }
@@ -127,8 +150,20 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
     test("a write with a valid session from another origin is a 403 and creates nothing", async () => {
       const before = await call(server.baseUrl, "GET", "/v1/pets?limit=100&status=pending", { key: adminKey() });
       for (const sent of [null, "http://evil.example", "https://127.0.0.1"]) {
-        assertAdminError(await admin("POST", "/admin/api/pets", { cookie: session, origin: sent, body: { name: "Forged", categoryId: 1, status: "pending" } }), 403, "cross_origin");
-        assertAdminError(await admin("DELETE", "/admin/api/session", { cookie: session, origin: sent }), 403, "cross_origin");
+        assertAdminError(
+          await admin("POST", "/admin/api/pets", {
+            cookie: session,
+            origin: sent,
+            body: { name: "Forged", categoryId: 1, status: "pending" },
+          }),
+          403,
+          "cross_origin",
+        );
+        assertAdminError(
+          await admin("DELETE", "/admin/api/session", { cookie: session, origin: sent }),
+          403,
+          "cross_origin",
+        );
       }
       const afterwards = await call(server.baseUrl, "GET", "/v1/pets?limit=100&status=pending", { key: adminKey() });
       assert.equal(afterwards.text, before.text);
@@ -138,9 +173,15 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
   describe("with a session", () => {
     test("the cookie is httpOnly, SameSite=Lax, scoped to /admin, and Secure when the browser came over HTTPS", async () => {
       const plain = await signIn(DEMO_EMAIL, demoPassword);
-      assert.match(plain.headers.get("set-cookie")!, new RegExp(`^${COOKIE}=[A-Za-z0-9_-]{43}; Path=/admin; HttpOnly; SameSite=Lax; Max-Age=43200$`));
+      assert.match(
+        plain.headers.get("set-cookie")!,
+        new RegExp(`^${COOKIE}=[A-Za-z0-9_-]{43}; Path=/admin; HttpOnly; SameSite=Lax; Max-Age=43200$`),
+      );
       const host = new URL(server.baseUrl).host;
-      const behindTls = await signIn(DEMO_EMAIL, demoPassword, { "X-Forwarded-Proto": "https", Origin: `https://${host}` });
+      const behindTls = await signIn(DEMO_EMAIL, demoPassword, {
+        "X-Forwarded-Proto": "https",
+        Origin: `https://${host}`,
+      });
       assert.equal(behindTls.status, 200, behindTls.text);
       assert.match(behindTls.headers.get("set-cookie")!, /; Secure$/);
     });
@@ -152,17 +193,25 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
         assert.equal(viaAdmin.status, 200);
         assert.equal(viaAdmin.text, viaV1.text, query);
         const link = viaV1.headers.get("link");
-        assert.equal(viaAdmin.headers.get("x-next-cursor"), link ? new URL(/<([^>]+)>/.exec(link)![1], server.baseUrl).searchParams.get("cursor") : null);
+        assert.equal(
+          viaAdmin.headers.get("x-next-cursor"),
+          link ? new URL(/<([^>]+)>/.exec(link)![1], server.baseUrl).searchParams.get("cursor") : null,
+        );
         assert.equal(viaAdmin.headers.get("link"), null);
       }
       const next = await admin("GET", "/admin/api/pets?limit=5", { cookie: session });
-      const page2 = await admin("GET", `/admin/api/pets?limit=5&cursor=${next.headers.get("x-next-cursor")}`, { cookie: session });
+      const page2 = await admin("GET", `/admin/api/pets?limit=5&cursor=${next.headers.get("x-next-cursor")}`, {
+        cookie: session,
+      });
       assert.equal(page2.body[0].id, next.body[4].id + 1n);
     });
 
     test("a refused query carries /v1's own error and the request id", async () => {
       for (const query of ["limit=0", "status=lost", "cursor=garbage", "stauts=sold", "limit=5&limit=6"]) {
-        const viaAdmin = await admin("GET", `/admin/api/pets?${query}`, { cookie: session, headers: { "X-Request-Id": "admin-test-1" } });
+        const viaAdmin = await admin("GET", `/admin/api/pets?${query}`, {
+          cookie: session,
+          headers: { "X-Request-Id": "admin-test-1" },
+        });
         const viaV1 = await call(server.baseUrl, "GET", `/v1/pets?${query}`, { key: adminKey() });
         assert.equal(viaAdmin.status, 400);
         assert.equal(viaAdmin.text, viaV1.text, query);
@@ -171,10 +220,19 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
     });
 
     test("POST /admin/api/pets creates through /v1: same body, same refusals", async () => {
-      const created = await admin("POST", "/admin/api/pets", { cookie: session, body: '{"name":"Admin Rex","categoryId":9223372036854775807,"status":"pending"}' });
+      const created = await admin("POST", "/admin/api/pets", {
+        cookie: session,
+        body: '{"name":"Admin Rex","categoryId":9223372036854775807,"status":"pending"}',
+      });
       assert.equal(created.status, 201, created.text);
-      assert.equal(created.text, `{"id":${created.body.id},"name":"Admin Rex","categoryId":9223372036854775807,"status":"pending"}`);
-      assert.equal((await call(server.baseUrl, "GET", `/v1/pets/${created.body.id}`, { key: adminKey() })).text, created.text);
+      assert.equal(
+        created.text,
+        `{"id":${created.body.id},"name":"Admin Rex","categoryId":9223372036854775807,"status":"pending"}`,
+      );
+      assert.equal(
+        (await call(server.baseUrl, "GET", `/v1/pets/${created.body.id}`, { key: adminKey() })).text,
+        created.text,
+      );
 
       const cases: [unknown, string, number, string][] = [
         ['{"name":"","categoryId":9223372036854775808}', "application/json", 400, "invalid_body"],
@@ -184,19 +242,41 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
         [JSON.stringify({ name: "x".repeat(17 * 1024), categoryId: 1 }), "application/json", 413, "payload_too_large"],
       ];
       for (const [body, type, status, code] of cases) {
-        const viaAdmin = await admin("POST", "/admin/api/pets", { cookie: session, body, headers: { "Content-Type": type } });
-        const viaV1 = await call(server.baseUrl, "POST", "/v1/pets", { key: adminKey(), body, headers: { "Content-Type": type } });
+        const viaAdmin = await admin("POST", "/admin/api/pets", {
+          cookie: session,
+          body,
+          headers: { "Content-Type": type },
+        });
+        const viaV1 = await call(server.baseUrl, "POST", "/v1/pets", {
+          key: adminKey(),
+          body,
+          headers: { "Content-Type": type },
+        });
         assertAdminError(viaAdmin, status, code);
         assert.equal(viaAdmin.text, viaV1.text);
       }
     });
 
     test("/v1 knows the staff member behind a forwarded request, and only then", async () => {
-      await admin("POST", "/admin/api/pets", { cookie: session, body: '{"name":""}', headers: { "X-Request-Id": "admin-acting-staff" } });
-      await call(server.baseUrl, "POST", "/v1/pets", { key: adminKey(), body: '{"name":""}', headers: { "X-Request-Id": "v1-no-staff", "X-Staff-Id": "1" } });
+      await admin("POST", "/admin/api/pets", {
+        cookie: session,
+        body: '{"name":""}',
+        headers: { "X-Request-Id": "admin-acting-staff" },
+      });
+      await call(server.baseUrl, "POST", "/v1/pets", {
+        key: adminKey(),
+        body: '{"name":""}',
+        headers: { "X-Request-Id": "v1-no-staff", "X-Staff-Id": "1" },
+      });
       await new Promise((resolve) => setTimeout(resolve, 100));
-      const lines = server.logs().split("\n").filter((line) => line.startsWith("{")).map((line) => JSON.parse(line));
-      const forwarded = lines.find((line) => line.requestId === "admin-acting-staff" && line.message === "request refused");
+      const lines = server
+        .logs()
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line));
+      const forwarded = lines.find(
+        (line) => line.requestId === "admin-acting-staff" && line.message === "request refused",
+      );
       const direct = lines.find((line) => line.requestId === "v1-no-staff");
       assert.equal(forwarded?.staffId, 1, "the refusal /v1 logged names the signed-in staff member");
       assert.ok(direct && !("staffId" in direct), "a direct /v1 call names no staff member, whatever its headers say");
@@ -225,10 +305,20 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
       assert.equal((await admin("GET", "/admin/api/pets", { cookie: token })).status, 200);
       const out = await admin("DELETE", "/admin/api/session", { cookie: token });
       assert.equal(out.status, 204);
-      assert.match(out.headers.get("set-cookie")!, new RegExp(`^${COOKIE}=; Path=/admin; HttpOnly; SameSite=Lax; Max-Age=0`));
+      assert.match(
+        out.headers.get("set-cookie")!,
+        new RegExp(`^${COOKIE}=; Path=/admin; HttpOnly; SameSite=Lax; Max-Age=0`),
+      );
       assertAdminError(await admin("GET", "/admin/api/pets", { cookie: token }), 401, "session_required");
-      assertAdminError(await admin("POST", "/admin/api/pets", { cookie: token, body: { name: "Late", categoryId: 1 } }), 401, "session_required");
-      assert.equal((await call(server.baseUrl, "GET", "/admin", { headers: { Cookie: `${COOKIE}=${token}` } })).status, 307);
+      assertAdminError(
+        await admin("POST", "/admin/api/pets", { cookie: token, body: { name: "Late", categoryId: 1 } }),
+        401,
+        "session_required",
+      );
+      assert.equal(
+        (await call(server.baseUrl, "GET", "/admin", { headers: { Cookie: `${COOKIE}=${token}` } })).status,
+        307,
+      );
       assert.equal((await admin("GET", "/admin/api/pets", { cookie: session })).status, 200, "other sessions live on");
     });
   });
@@ -252,7 +342,11 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
       assert.doesNotMatch(server.logs(), /password:/);
       assert.doesNotMatch(server.logs(), /admin app API key (created|replaced)/);
       assert.equal(adminKey(), key);
-      assert.equal((await admin("GET", "/admin/api/pets", { cookie: session })).status, 200, "sessions survive a restart");
+      assert.equal(
+        (await admin("GET", "/admin/api/pets", { cookie: session })).status,
+        200,
+        "sessions survive a restart",
+      );
     });
   });
 
@@ -292,7 +386,10 @@ describe("ADMIN_API_KEY", () => {
       await createStaff(database.url, "ops@animal-store.example", "a long enough password");
       server = await startServer("custom", database.url, { ADMIN_API_KEY: key });
       assert.ok(!fs.existsSync(path.join(path.dirname(database.url.slice(5)), "admin-api-key")));
-      const signIn = await call(server.baseUrl, "POST", "/admin/api/session", { headers: { Origin: server.baseUrl }, body: { email: "ops@animal-store.example", password: "a long enough password" } });
+      const signIn = await call(server.baseUrl, "POST", "/admin/api/session", {
+        headers: { Origin: server.baseUrl },
+        body: { email: "ops@animal-store.example", password: "a long enough password" },
+      });
       const cookie = signIn.headers.get("set-cookie")!.split(";")[0];
       assert.equal((await call(server.baseUrl, "GET", "/admin/api/pets", { headers: { Cookie: cookie } })).status, 200);
       assert.doesNotMatch(await runScript("key.ts", ["list"], database.url), /admin app \(/);
@@ -320,10 +417,20 @@ describe("npm run staff", () => {
   const refusals: [string, string[], string | undefined, RegExp][] = [
     ["a short password", ["create", "bob@animal-store.example"], "short\n", /password must be at least 12 characters/],
     ["no password at all", ["create", "bob@animal-store.example"], "", /No password on standard input/],
-    ["an existing email, in any case", ["create", "ALICE@animal-store.example"], "another long password\n", /already exists/],
+    [
+      "an existing email, in any case",
+      ["create", "ALICE@animal-store.example"],
+      "another long password\n",
+      /already exists/,
+    ],
     ["an email that is not one", ["create", "bob"], "another long password\n", /not an email address/],
     ["an unknown command", ["delete", "alice@animal-store.example"], undefined, /^usage: npm run staff/],
-    ["disable of an unknown email", ["disable", "nobody@animal-store.example"], undefined, /No staff account has the email/],
+    [
+      "disable of an unknown email",
+      ["disable", "nobody@animal-store.example"],
+      undefined,
+      /No staff account has the email/,
+    ],
   ];
   for (const [name, args, input, message] of refusals) {
     test(`refuses ${name} with exit code 2 and one line`, async () => {
@@ -338,10 +445,17 @@ describe("npm run staff", () => {
     await createStaff(database.url, "carol@animal-store.example", "carol's long password");
     const server = await startServer("custom", database.url);
     try {
-      const signIn = () => call(server.baseUrl, "POST", "/admin/api/session", { headers: { Origin: server.baseUrl }, body: { email: "carol@animal-store.example", password: "carol's long password" } });
+      const signIn = () =>
+        call(server.baseUrl, "POST", "/admin/api/session", {
+          headers: { Origin: server.baseUrl },
+          body: { email: "carol@animal-store.example", password: "carol's long password" },
+        });
       const cookie = (await signIn()).headers.get("set-cookie")!.split(";")[0];
       assert.equal((await call(server.baseUrl, "GET", "/admin/api/pets", { headers: { Cookie: cookie } })).status, 200);
-      assert.match(await runScript("staff.ts", ["disable", "carol@animal-store.example"], database.url), /1 session\(s\) ended/);
+      assert.match(
+        await runScript("staff.ts", ["disable", "carol@animal-store.example"], database.url),
+        /1 session\(s\) ended/,
+      );
       assert.equal((await call(server.baseUrl, "GET", "/admin/api/pets", { headers: { Cookie: cookie } })).status, 401);
       assert.equal((await signIn()).status, 401);
       assert.match(await runScript("staff.ts", ["list"], database.url), /carol@animal-store\.example +\S+ +disabled/);

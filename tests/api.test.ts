@@ -2,7 +2,17 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { parseJson } from "@/lib/http/json";
 import { call, rawCall, type Reply } from "@/scripts/harness/http";
-import { createKey, createStaff, createTestDatabase, postgresAvailable, runScript, startServer, type Entry, type RunningServer, type TestDatabase } from "@/scripts/harness/servers";
+import {
+  createKey,
+  createStaff,
+  createTestDatabase,
+  postgresAvailable,
+  runScript,
+  startServer,
+  type Entry,
+  type RunningServer,
+  type TestDatabase,
+} from "@/scripts/harness/servers";
 
 // The whole /v1 contract over HTTP against the production build, on SQLite and on PostgreSQL, through
 // both entries that serve /v1: server.ts (what npm start runs) and Next's own `next start`.
@@ -22,11 +32,17 @@ function assertError(reply: Reply, status: number, code: string, path?: string) 
   assert.doesNotMatch(reply.text, /\bat .+\.(ts|js):\d+/, "no stack trace");
   if (path !== undefined) {
     assert.ok(Array.isArray(reply.body.errors), `errors[] in ${reply.text}`);
-    assert.ok(reply.body.errors.some((error: { path: string }) => error.path === path), `errors[] names ${path}: ${reply.text}`);
+    assert.ok(
+      reply.body.errors.some((error: { path: string }) => error.path === path),
+      `errors[] names ${path}: ${reply.text}`,
+    );
   }
 }
 
-const providers: ("sqlite" | "postgresql")[] = ["sqlite", ...((await postgresAvailable()) ? (["postgresql"] as const) : [])];
+const providers: ("sqlite" | "postgresql")[] = [
+  "sqlite",
+  ...((await postgresAvailable()) ? (["postgresql"] as const) : []),
+];
 const entries: Entry[] = ["custom", "next"];
 
 for (const provider of providers) {
@@ -35,7 +51,8 @@ for (const provider of providers) {
       let database: TestDatabase;
       let server: RunningServer;
       let key: string;
-      const api = (method: string, path: string, options: Parameters<typeof call>[3] = {}) => call(server.baseUrl, method, path, { key, ...options });
+      const api = (method: string, path: string, options: Parameters<typeof call>[3] = {}) =>
+        call(server.baseUrl, method, path, { key, ...options });
 
       before(async () => {
         database = await createTestDatabase(provider);
@@ -62,8 +79,15 @@ for (const provider of providers) {
         ];
         for (const [name, headers] of refused) {
           test(`${name} is a 401 with the challenge, on every operation`, async () => {
-            for (const [method, path] of [["GET", "/v1/pets"], ["POST", "/v1/pets"], ["GET", "/v1/pets/1"]]) {
-              const reply = await call(server.baseUrl, method, path, { headers, body: method === "POST" ? { name: "x", categoryId: 1 } : undefined });
+            for (const [method, path] of [
+              ["GET", "/v1/pets"],
+              ["POST", "/v1/pets"],
+              ["GET", "/v1/pets/1"],
+            ]) {
+              const reply = await call(server.baseUrl, method, path, {
+                headers,
+                body: method === "POST" ? { name: "x", categoryId: 1 } : undefined,
+              });
               assertError(reply, 401, "unauthorized");
               assert.equal(reply.headers.get("www-authenticate"), 'Bearer realm="animal-store"');
             }
@@ -71,11 +95,22 @@ for (const provider of providers) {
         }
 
         test("a valid staff session cookie without a bearer key is a 401: /v1 never takes the cookie", async () => {
-          const signIn = await call(server.baseUrl, "POST", "/admin/api/session", { headers: { Origin: server.baseUrl }, body: STAFF });
+          const signIn = await call(server.baseUrl, "POST", "/admin/api/session", {
+            headers: { Origin: server.baseUrl },
+            body: STAFF,
+          });
           assert.equal(signIn.status, 200, signIn.text);
           const cookie = signIn.headers.get("set-cookie")!.split(";")[0];
-          assert.equal((await call(server.baseUrl, "GET", "/admin/api/pets", { headers: { Cookie: cookie } })).status, 200, "the session itself is valid");
-          for (const [method, path] of [["GET", "/v1/pets"], ["POST", "/v1/pets"], ["GET", "/v1/pets/1"]]) {
+          assert.equal(
+            (await call(server.baseUrl, "GET", "/admin/api/pets", { headers: { Cookie: cookie } })).status,
+            200,
+            "the session itself is valid",
+          );
+          for (const [method, path] of [
+            ["GET", "/v1/pets"],
+            ["POST", "/v1/pets"],
+            ["GET", "/v1/pets/1"],
+          ]) {
             const reply = await call(server.baseUrl, method, path, {
               headers: { Cookie: cookie, Origin: server.baseUrl },
               body: method === "POST" ? { name: "x", categoryId: 1 } : undefined,
@@ -86,14 +121,23 @@ for (const provider of providers) {
 
         test("the scheme is case-insensitive", async () => {
           for (const scheme of ["bearer", "BEARER", "BeArEr"]) {
-            const reply = await call(server.baseUrl, "GET", "/v1/pets", { headers: { Authorization: `${scheme} ${key}` } });
+            const reply = await call(server.baseUrl, "GET", "/v1/pets", {
+              headers: { Authorization: `${scheme} ${key}` },
+            });
             assert.equal(reply.status, 200, scheme);
           }
         });
 
         test("authentication comes before any validation", async () => {
           assertError(await call(server.baseUrl, "GET", "/v1/pets?limit=0"), 401, "unauthorized");
-          assertError(await call(server.baseUrl, "POST", "/v1/pets", { body: "{not json", headers: { "Content-Type": "text/plain" } }), 401, "unauthorized");
+          assertError(
+            await call(server.baseUrl, "POST", "/v1/pets", {
+              body: "{not json",
+              headers: { "Content-Type": "text/plain" },
+            }),
+            401,
+            "unauthorized",
+          );
           assertError(await call(server.baseUrl, "GET", "/v1/pets/abc"), 401, "unauthorized");
         });
 
@@ -175,15 +219,30 @@ for (const provider of providers) {
 
         test("a body that is not declared JSON is a 415", async () => {
           for (const type of ["text/plain", "application/x-www-form-urlencoded", "application/jsonx"]) {
-            assertError(await api("POST", "/v1/pets", { body: '{"name":"Rex","categoryId":1}', headers: { "Content-Type": type } }), 415, "unsupported_media_type");
+            assertError(
+              await api("POST", "/v1/pets", {
+                body: '{"name":"Rex","categoryId":1}',
+                headers: { "Content-Type": type },
+              }),
+              415,
+              "unsupported_media_type",
+            );
           }
-          const missing = await rawCall(server.baseUrl, { method: "POST", path: "/v1/pets", headers: { Authorization: `Bearer ${key}` }, chunks: [Buffer.from('{"name":"Rex","categoryId":1}')] });
+          const missing = await rawCall(server.baseUrl, {
+            method: "POST",
+            path: "/v1/pets",
+            headers: { Authorization: `Bearer ${key}` },
+            chunks: [Buffer.from('{"name":"Rex","categoryId":1}')],
+          });
           assert.equal(missing.status, 415);
           assert.equal(JSON.parse(missing.text).code, "unsupported_media_type");
         });
 
         test("JSON with parameters or a +json type is accepted", async () => {
-          const reply = await api("POST", "/v1/pets", { body: '{"name":"Rex","categoryId":1}', headers: { "Content-Type": "Application/JSON; charset=utf-8" } });
+          const reply = await api("POST", "/v1/pets", {
+            body: '{"name":"Rex","categoryId":1}',
+            headers: { "Content-Type": "Application/JSON; charset=utf-8" },
+          });
           assert.equal(reply.status, 201, reply.text);
         });
 
@@ -193,7 +252,11 @@ for (const provider of providers) {
           const declared = await rawCall(server.baseUrl, {
             method: "POST",
             path: "/v1/pets",
-            headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json", "Content-Length": String(10 * 1024 * 1024) },
+            headers: {
+              Authorization: `Bearer ${key}`,
+              "Content-Type": "application/json",
+              "Content-Length": String(10 * 1024 * 1024),
+            },
           });
           assert.equal(declared.status, 413);
           const streamed = await rawCall(server.baseUrl, {
@@ -208,9 +271,14 @@ for (const provider of providers) {
 
         test("50 concurrent creates get 50 distinct ids, all retrievable", async () => {
           const replies = await Promise.all(
-            Array.from({ length: 50 }, (_, index) => api("POST", "/v1/pets", { body: { name: `Concurrent ${index}`, categoryId: 9, status: "pending" } })),
+            Array.from({ length: 50 }, (_, index) =>
+              api("POST", "/v1/pets", { body: { name: `Concurrent ${index}`, categoryId: 9, status: "pending" } }),
+            ),
           );
-          assert.deepEqual(replies.map((reply) => reply.status), Array(50).fill(201));
+          assert.deepEqual(
+            replies.map((reply) => reply.status),
+            Array(50).fill(201),
+          );
           const ids = new Set(replies.map((reply) => reply.body.id as bigint));
           assert.equal(ids.size, 50);
           for (const reply of replies) {
@@ -224,7 +292,9 @@ for (const provider of providers) {
         before(async () => {
           // Enough pets of one status to need several pages, beside whatever earlier tests added.
           for (let index = 0; index < 45; index++) {
-            const reply = await api("POST", "/v1/pets", { body: { name: `Paging ${index}`, categoryId: 5, status: index % 3 === 0 ? "sold" : "available" } });
+            const reply = await api("POST", "/v1/pets", {
+              body: { name: `Paging ${index}`, categoryId: 5, status: index % 3 === 0 ? "sold" : "available" },
+            });
             assert.equal(reply.status, 201);
           }
         });
@@ -235,7 +305,10 @@ for (const provider of providers) {
           assert.ok(Array.isArray(reply.body));
           assert.equal(reply.body.length, 20);
           const ids = reply.body.map((pet: { id: bigint }) => pet.id);
-          assert.deepEqual(ids, [...ids].sort((a, b) => (a < b ? -1 : 1)));
+          assert.deepEqual(
+            ids,
+            [...ids].sort((a, b) => (a < b ? -1 : 1)),
+          );
           assert.match(reply.headers.get("link") ?? "", /^<\/v1\/pets\?limit=20&cursor=[A-Za-z0-9_-]+>; rel="next"$/);
         });
 
@@ -254,10 +327,16 @@ for (const provider of providers) {
           }
           assert.ok(pages > 3);
           assert.equal(new Set(seen).size, seen.length, "no pet twice");
-          assert.deepEqual(seen, [...seen].sort((a, b) => (a < b ? -1 : 1)));
+          assert.deepEqual(
+            seen,
+            [...seen].sort((a, b) => (a < b ? -1 : 1)),
+          );
           const everything = await api("GET", "/v1/pets?limit=100");
           assert.ok(seen.length >= everything.body.length);
-          assert.deepEqual(seen.slice(0, everything.body.length), everything.body.map((pet: { id: bigint }) => pet.id));
+          assert.deepEqual(
+            seen.slice(0, everything.body.length),
+            everything.body.map((pet: { id: bigint }) => pet.id),
+          );
         });
 
         for (const status of ["available", "pending", "sold"]) {
@@ -376,7 +455,10 @@ for (const provider of providers) {
           const reply = await api("GET", "/v1/pets?limit=0", { headers: { "X-Request-Id": "trace-4711.a:b_c" } });
           assert.equal(reply.headers.get("x-request-id"), "trace-4711.a:b_c");
           await new Promise((resolve) => setTimeout(resolve, 100));
-          const line = server.logs().split("\n").find((entry) => entry.includes("trace-4711.a:b_c"));
+          const line = server
+            .logs()
+            .split("\n")
+            .find((entry) => entry.includes("trace-4711.a:b_c"));
           assert.ok(line, "a log line names the request id");
           assert.equal(JSON.parse(line!).status, 400);
         });
@@ -404,14 +486,27 @@ for (const provider of providers) {
           assert.equal(document.info.version, "1.0.0");
           assert.equal(document.servers.length, 2);
           for (const server of document.servers) assert.match(server.url, /\/v1$/);
-          assert.deepEqual(document.components.securitySchemes.bearerAuth, { ...document.components.securitySchemes.bearerAuth, type: "http", scheme: "bearer" });
+          assert.deepEqual(document.components.securitySchemes.bearerAuth, {
+            ...document.components.securitySchemes.bearerAuth,
+            type: "http",
+            scheme: "bearer",
+          });
           assert.deepEqual(Object.keys(document.paths).sort(), ["/pets", "/pets/{petId}"]);
           assert.equal(document.paths["/pets/{petId}"].get.deprecated, true);
           assert.deepEqual(document.components.schemas.PetStatus.enum, ["available", "pending", "sold"]);
           assert.deepEqual(document.components.schemas.NewPet.required, ["name", "categoryId"]);
-          const limit = document.paths["/pets"].get.parameters.find((parameter: { name: string }) => parameter.name === "limit");
-          assert.deepEqual({ ...limit.schema, description: undefined }, { description: undefined, type: "integer", minimum: 1, maximum: 100, default: 20 });
-          for (const operation of [document.paths["/pets"].get, document.paths["/pets"].post, document.paths["/pets/{petId}"].get]) {
+          const limit = document.paths["/pets"].get.parameters.find(
+            (parameter: { name: string }) => parameter.name === "limit",
+          );
+          assert.deepEqual(
+            { ...limit.schema, description: undefined },
+            { description: undefined, type: "integer", minimum: 1, maximum: 100, default: 20 },
+          );
+          for (const operation of [
+            document.paths["/pets"].get,
+            document.paths["/pets"].post,
+            document.paths["/pets/{petId}"].get,
+          ]) {
             assert.ok(operation.responses["401"], `${operation.operationId} documents 401`);
           }
         });

@@ -49,7 +49,10 @@ describe("the SQLite connection", () => {
 
   test("the connection runs in the configured synchronous mode: NORMAL by default, FULL on request", async () => {
     // The pragma is per connection, so it is read through the same wrapper on fresh clients.
-    for (const [synchronous, expected] of [["normal", 1], ["full", 2]] as const) {
+    for (const [synchronous, expected] of [
+      ["normal", 1],
+      ["full", 2],
+    ] as const) {
       const probe = createDatabase({ ...config, synchronous } as typeof config);
       const rows = await probe.$queryRawUnsafe<{ synchronous: number | bigint }[]>("PRAGMA synchronous");
       assert.equal(Number(rows[0].synchronous), expected, synchronous);

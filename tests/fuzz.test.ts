@@ -1,13 +1,24 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import fc from "fast-check";
-import { createKey, createTestDatabase, postgresAvailable, runScript, startServer, type RunningServer, type TestDatabase } from "@/scripts/harness/servers";
+import {
+  createKey,
+  createTestDatabase,
+  postgresAvailable,
+  runScript,
+  startServer,
+  type RunningServer,
+  type TestDatabase,
+} from "@/scripts/harness/servers";
 import { openApiChecker, requestArbitrary, sendAndCheck, type FuzzStats } from "@/scripts/harness/fuzz";
 
 // A bounded property-based run against the real server on each database; `npm run fuzz` runs more.
 const RUNS = Number(process.env.FUZZ_RUNS ?? 600);
 
-const providers: ("sqlite" | "postgresql")[] = ["sqlite", ...((await postgresAvailable()) ? (["postgresql"] as const) : [])];
+const providers: ("sqlite" | "postgresql")[] = [
+  "sqlite",
+  ...((await postgresAvailable()) ? (["postgresql"] as const) : []),
+];
 
 for (const provider of providers) {
   describe(`fuzzing /v1 on ${provider}`, () => {
@@ -40,8 +51,15 @@ for (const provider of providers) {
         { numRuns: RUNS, seed: process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined },
       );
       assert.equal((await fetch(`${server.baseUrl}/healthz`)).status, 200, "still serving");
-      assert.equal((await fetch(`${server.baseUrl}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } })).status, 200, "still answering");
-      assert.ok((stats.byStatus[201] ?? 0) > 0 && (stats.byStatus[400] ?? 0) > 0 && (stats.byStatus[401] ?? 0) > 0, JSON.stringify(stats.byStatus));
+      assert.equal(
+        (await fetch(`${server.baseUrl}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } })).status,
+        200,
+        "still answering",
+      );
+      assert.ok(
+        (stats.byStatus[201] ?? 0) > 0 && (stats.byStatus[400] ?? 0) > 0 && (stats.byStatus[401] ?? 0) > 0,
+        JSON.stringify(stats.byStatus),
+      );
       console.log(`fuzz ${provider}: ${stats.requests} requests, by status ${JSON.stringify(stats.byStatus)}`);
     });
   });

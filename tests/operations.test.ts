@@ -2,7 +2,14 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import { after, before, describe, test } from "node:test";
 import { call } from "@/scripts/harness/http";
-import { createKey, createTestDatabase, runScript, startServer, type RunningServer, type TestDatabase } from "@/scripts/harness/servers";
+import {
+  createKey,
+  createTestDatabase,
+  runScript,
+  startServer,
+  type RunningServer,
+  type TestDatabase,
+} from "@/scripts/harness/servers";
 
 // What operators rely on: health and readiness, CORS, and a graceful stop on SIGTERM.
 
@@ -33,22 +40,44 @@ describe("operations", () => {
   });
 
   test("an allowed origin may read the API's headers; others get no CORS grant", async () => {
-    const allowed = await call(server.baseUrl, "GET", "/v1/pets?limit=1", { key, headers: { Origin: "https://shop.example" } });
+    const allowed = await call(server.baseUrl, "GET", "/v1/pets?limit=1", {
+      key,
+      headers: { Origin: "https://shop.example" },
+    });
     assert.equal(allowed.headers.get("access-control-allow-origin"), "https://shop.example");
-    for (const header of ["Link", "X-Request-Id", "Deprecation", "Sunset", "RateLimit", "RateLimit-Policy", "Retry-After"]) {
+    for (const header of [
+      "Link",
+      "X-Request-Id",
+      "Deprecation",
+      "Sunset",
+      "RateLimit",
+      "RateLimit-Policy",
+      "Retry-After",
+    ]) {
       assert.match(allowed.headers.get("access-control-expose-headers") ?? "", new RegExp(`\\b${header}\\b`));
     }
     assert.match(allowed.headers.get("vary") ?? "", /Origin/);
-    const refused = await call(server.baseUrl, "GET", "/v1/pets?limit=1", { key, headers: { Origin: "https://evil.example" } });
+    const refused = await call(server.baseUrl, "GET", "/v1/pets?limit=1", {
+      key,
+      headers: { Origin: "https://evil.example" },
+    });
     assert.equal(refused.headers.get("access-control-allow-origin"), null);
     const errorReply = await call(server.baseUrl, "GET", "/v1/pets", { headers: { Origin: "https://shop.example" } });
     assert.equal(errorReply.status, 401);
-    assert.equal(errorReply.headers.get("access-control-allow-origin"), "https://shop.example", "errors are readable cross-origin too");
+    assert.equal(
+      errorReply.headers.get("access-control-allow-origin"),
+      "https://shop.example",
+      "errors are readable cross-origin too",
+    );
   });
 
   test("a preflight from an allowed origin names the path's methods and the headers a client may send", async () => {
     const preflight = await call(server.baseUrl, "OPTIONS", "/v1/pets", {
-      headers: { Origin: "http://localhost:5173", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type" },
+      headers: {
+        Origin: "http://localhost:5173",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization, content-type",
+      },
     });
     assert.equal(preflight.status, 204);
     assert.equal(preflight.headers.get("access-control-allow-origin"), "http://localhost:5173");
@@ -70,7 +99,14 @@ describe("SIGTERM", () => {
       // A create whose body is still arriving when the signal comes.
       const inFlight = new Promise<{ status: number; body: string }>((resolve, reject) => {
         const request = http.request(
-          { host: url.hostname, port: url.port, method: "POST", path: "/v1/pets", agent: false, headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" } },
+          {
+            host: url.hostname,
+            port: url.port,
+            method: "POST",
+            path: "/v1/pets",
+            agent: false,
+            headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+          },
           (response) => {
             let body = "";
             response.on("data", (chunk) => (body += chunk));
@@ -96,7 +132,10 @@ describe("SIGTERM", () => {
       process.kill(server.pid, "SIGTERM");
       await new Promise((resolve) => setTimeout(resolve, 300));
 
-      await assert.rejects(fetch(`${server.baseUrl}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } }), "new connections are refused");
+      await assert.rejects(
+        fetch(`${server.baseUrl}/v1/pets`, { headers: { Authorization: `Bearer ${key}` } }),
+        "new connections are refused",
+      );
       const finished = await inFlight;
       assert.equal(finished.status, 201, finished.body);
       assert.match(finished.body, /"name":"Draining"/);

@@ -1,11 +1,22 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { call } from "@/scripts/harness/http";
-import { createKey, createTestDatabase, postgresAvailable, runScript, startServer, type RunningServer, type TestDatabase } from "@/scripts/harness/servers";
+import {
+  createKey,
+  createTestDatabase,
+  postgresAvailable,
+  runScript,
+  startServer,
+  type RunningServer,
+  type TestDatabase,
+} from "@/scripts/harness/servers";
 
 // Idempotency-Key on createPet and per-key rate limits, over HTTP, on both databases.
 
-const providers: ("sqlite" | "postgresql")[] = ["sqlite", ...((await postgresAvailable()) ? (["postgresql"] as const) : [])];
+const providers: ("sqlite" | "postgresql")[] = [
+  "sqlite",
+  ...((await postgresAvailable()) ? (["postgresql"] as const) : []),
+];
 
 for (const provider of providers) {
   describe(`retries and limits on ${provider}`, () => {
@@ -14,7 +25,11 @@ for (const provider of providers) {
     let key: string;
     let otherKey: string;
     const create = (body: unknown, idempotencyKey?: string, apiKey = key) =>
-      call(server.baseUrl, "POST", "/v1/pets", { key: apiKey, body, headers: idempotencyKey === undefined ? {} : { "Idempotency-Key": idempotencyKey } });
+      call(server.baseUrl, "POST", "/v1/pets", {
+        key: apiKey,
+        body,
+        headers: idempotencyKey === undefined ? {} : { "Idempotency-Key": idempotencyKey },
+      });
 
     before(async () => {
       database = await createTestDatabase(provider);
@@ -78,7 +93,7 @@ for (const provider of providers) {
     });
 
     test("invalid input is not recorded: the key stays usable", async () => {
-      assert.equal((await create({ name: "" , categoryId: 1 }, "order-5")).status, 400);
+      assert.equal((await create({ name: "", categoryId: 1 }, "order-5")).status, 400);
       assert.equal((await create({ name: "Fixed", categoryId: 1 }, "order-5")).status, 201);
     });
 
@@ -92,7 +107,10 @@ for (const provider of providers) {
         ),
       );
       const plain = replies.filter((_, index) => index % 3 !== 0);
-      assert.deepEqual(plain.map((reply) => reply.status), Array(40).fill(201));
+      assert.deepEqual(
+        plain.map((reply) => reply.status),
+        Array(40).fill(201),
+      );
       for (const reply of plain) {
         const fetched = await call(server.baseUrl, "GET", `/v1/pets/${reply.body.id}`, { key });
         assert.equal(fetched.text, reply.text, "an answered create is still there");
@@ -116,7 +134,10 @@ function serverWithQuota(quota: number) {
   before(async () => {
     database = await createTestDatabase("sqlite");
     await runScript("db-migrate.ts", [], database.url);
-    server = await startServer("custom", database.url, { RATE_LIMIT_REQUESTS: String(quota), RATE_LIMIT_WINDOW_SECONDS: "3600" });
+    server = await startServer("custom", database.url, {
+      RATE_LIMIT_REQUESTS: String(quota),
+      RATE_LIMIT_WINDOW_SECONDS: "3600",
+    });
   });
   after(async () => {
     await server?.stop();
@@ -132,7 +153,10 @@ describe("rate limits", () => {
     const key = await createKey(database().url, "limited");
     const replies = [];
     for (let index = 0; index < 7; index++) replies.push(await call(server().baseUrl, "GET", "/v1/pets", { key }));
-    assert.deepEqual(replies.map((reply) => reply.status), [200, 200, 200, 200, 200, 429, 429]);
+    assert.deepEqual(
+      replies.map((reply) => reply.status),
+      [200, 200, 200, 200, 200, 429, 429],
+    );
     assert.deepEqual(
       replies.map((reply) => /r=(\d+)/.exec(reply.headers.get("ratelimit") ?? "")?.[1]),
       ["4", "3", "2", "1", "0", "0", "0"],
@@ -158,9 +182,15 @@ describe("rate limits under concurrency", () => {
 
   test("300 concurrent requests against a quota of 100 (counted in memory, then in the database) admit exactly 100", async () => {
     const key = await createKey(database().url, "burst");
-    const replies = await Promise.all(Array.from({ length: 300 }, () => call(server().baseUrl, "GET", "/v1/pets?limit=1", { key })));
+    const replies = await Promise.all(
+      Array.from({ length: 300 }, () => call(server().baseUrl, "GET", "/v1/pets?limit=1", { key })),
+    );
     const statuses = replies.map((reply) => reply.status);
-    assert.equal(statuses.filter((status) => status === 200).length, 100, JSON.stringify(statuses.filter((status) => status !== 429 && status !== 200)));
+    assert.equal(
+      statuses.filter((status) => status === 200).length,
+      100,
+      JSON.stringify(statuses.filter((status) => status !== 429 && status !== 200)),
+    );
     assert.equal(statuses.filter((status) => status === 429).length, 200);
   });
 });

@@ -41,7 +41,14 @@ describe("password hashing", () => {
   });
 
   test("a stored value this code did not write, or with absurd parameters, never verifies", async () => {
-    for (const stored of ["", "plain", "bcrypt$2b$10$abc", "scrypt$1048577$8$1$c2FsdA$aGFzaA", "scrypt$3$8$1$c2FsdA$aGFzaA", "scrypt$16384$64$1$c2FsdA$aGFzaA"]) {
+    for (const stored of [
+      "",
+      "plain",
+      "bcrypt$2b$10$abc",
+      "scrypt$1048577$8$1$c2FsdA$aGFzaA",
+      "scrypt$3$8$1$c2FsdA$aGFzaA",
+      "scrypt$16384$64$1$c2FsdA$aGFzaA",
+    ]) {
       assert.equal(await verifyPassword("anything", stored), false, stored);
     }
   });
@@ -55,11 +62,15 @@ describe("sign-in and the lockout", () => {
     email = `member${++counter}@animal-store.example`;
     await createStaff(email, password);
   };
-  const state = () => db().staff.findUniqueOrThrow({ where: { email }, select: { failedSignIns: true, lockedUntil: true } });
+  const state = () =>
+    db().staff.findUniqueOrThrow({ where: { email }, select: { failedSignIns: true, lockedUntil: true } });
 
   test("the right password signs in, whatever the case of the email", async () => {
     await fresh();
-    assert.deepEqual(await signIn(email.toUpperCase(), password), { id: (await db().staff.findUniqueOrThrow({ where: { email } })).id, email });
+    assert.deepEqual(await signIn(email.toUpperCase(), password), {
+      id: (await db().staff.findUniqueOrThrow({ where: { email } })).id,
+      email,
+    });
   });
 
   test("an unknown email, a wrong password and a disabled account look the same: undefined", async () => {
@@ -81,13 +92,17 @@ describe("sign-in and the lockout", () => {
     await signIn("warm-up@animal-store.example", password); // the decoy hash is made once
     const unknown = await time(() => signIn("nobody@animal-store.example", password));
     const wrong = await time(() => signIn(email, "wrong password"));
-    assert.ok(unknown > wrong / 3 && wrong > unknown / 3, `unknown ${unknown.toFixed(0)} ms, wrong ${wrong.toFixed(0)} ms`);
+    assert.ok(
+      unknown > wrong / 3 && wrong > unknown / 3,
+      `unknown ${unknown.toFixed(0)} ms, wrong ${wrong.toFixed(0)} ms`,
+    );
   });
 
   test(`${FREE_FAILURES} failures lock the account; while locked even the right password is refused, and tries do not count`, async () => {
     await fresh();
     const now = new Date("2030-01-01T00:00:00Z");
-    for (let failure = 1; failure < FREE_FAILURES; failure++) assert.equal(await signIn(email, "wrong", now), undefined);
+    for (let failure = 1; failure < FREE_FAILURES; failure++)
+      assert.equal(await signIn(email, "wrong", now), undefined);
     assert.deepEqual(await state(), { failedSignIns: FREE_FAILURES - 1, lockedUntil: null });
     assert.equal(await signIn(email, "wrong", now), undefined);
     assert.deepEqual(await state(), { failedSignIns: FREE_FAILURES, lockedUntil: new Date(now.getTime() + 60_000) });
@@ -100,7 +115,10 @@ describe("sign-in and the lockout", () => {
     // After the lock, one more failure locks for twice as long; a success clears everything.
     const later = new Date(now.getTime() + 61_000);
     assert.equal(await signIn(email, "wrong", later), undefined);
-    assert.deepEqual(await state(), { failedSignIns: FREE_FAILURES + 1, lockedUntil: new Date(later.getTime() + 120_000) });
+    assert.deepEqual(await state(), {
+      failedSignIns: FREE_FAILURES + 1,
+      lockedUntil: new Date(later.getTime() + 120_000),
+    });
     const afterSecondLock = new Date(later.getTime() + 121_000);
     assert.ok(await signIn(email, password, afterSecondLock));
     assert.deepEqual(await state(), { failedSignIns: 0, lockedUntil: null });
@@ -156,7 +174,8 @@ describe("sessions", () => {
     const { token } = await startSession(staffId);
     await endSession(token);
     assert.equal(await sessionStaff(token), undefined);
-    for (const bad of [undefined, "", "x", "A".repeat(43), `${token}x`, "../etc/passwd"]) assert.equal(await sessionStaff(bad), undefined, String(bad));
+    for (const bad of [undefined, "", "x", "A".repeat(43), `${token}x`, "../etc/passwd"])
+      assert.equal(await sessionStaff(bad), undefined, String(bad));
   });
 
   test("disabling an account ends its sessions", async () => {

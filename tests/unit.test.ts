@@ -23,7 +23,10 @@ describe("int64 JSON", () => {
   });
 
   test("bigints are written as plain JSON integers", () => {
-    assert.equal(stringifyJson({ id: INT64_MAX, categoryId: INT64_MIN }), '{"id":9223372036854775807,"categoryId":-9223372036854775808}');
+    assert.equal(
+      stringifyJson({ id: INT64_MAX, categoryId: INT64_MIN }),
+      '{"id":9223372036854775807,"categoryId":-9223372036854775808}',
+    );
   });
 
   test("malformed JSON and differing duplicate keys are refused", () => {
@@ -42,7 +45,8 @@ describe("the NewPet schema", () => {
     { name: "Rex", categoryId: 1000 }, // 1e3 as JSON.parse would read it
   ];
   for (const input of valid) {
-    test(`accepts ${stringifyJson(input).slice(0, 60)}`, () => assert.equal(newPetSchema.safeParse(input).success, true));
+    test(`accepts ${stringifyJson(input).slice(0, 60)}`, () =>
+      assert.equal(newPetSchema.safeParse(input).success, true));
   }
 
   const invalid: [unknown, string, string][] = [
@@ -62,7 +66,10 @@ describe("the NewPet schema", () => {
     test(`refuses ${stringifyJson(input).slice(0, 60)} naming ${path}`, () => {
       const result = newPetSchema.safeParse(input);
       assert.equal(result.success, false);
-      assert.deepEqual(fieldErrors(result.error!).find((error) => error.path === path), { path, message });
+      assert.deepEqual(
+        fieldErrors(result.error!).find((error) => error.path === path),
+        { path, message },
+      );
     });
   }
 
@@ -79,19 +86,26 @@ describe("the query and path schemas", () => {
     assert.equal(listPetsQuerySchema.parse({}).limit, 20);
     assert.equal(listPetsQuerySchema.parse({ limit: "1" }).limit, 1);
     assert.equal(listPetsQuerySchema.parse({ limit: "100" }).limit, 100);
-    for (const limit of ["0", "101", "-1", "1.5", "abc", "", " 5", "1e1"]) assert.equal(listPetsQuerySchema.safeParse({ limit }).success, false, limit);
+    for (const limit of ["0", "101", "-1", "1.5", "abc", "", " 5", "1e1"])
+      assert.equal(listPetsQuerySchema.safeParse({ limit }).success, false, limit);
   });
 
   test("petId is a positive decimal int64", () => {
     assert.equal(petIdSchema.parse("9223372036854775807"), INT64_MAX);
-    for (const id of ["0", "-1", "01", "1.0", "9223372036854775808", "0x10", ""]) assert.equal(petIdSchema.safeParse(id).success, false, id);
+    for (const id of ["0", "-1", "01", "1.0", "9223372036854775808", "0x10", ""])
+      assert.equal(petIdSchema.safeParse(id).success, false, id);
   });
 });
 
 describe("configuration", () => {
   test("defaults to the embedded SQLite file under ./data", () => {
     const config = readConfig({});
-    assert.deepEqual(config.database, { provider: "sqlite", url: `file:${path.resolve("data/animal-store.db")}`, file: path.resolve("data/animal-store.db"), synchronous: "normal" });
+    assert.deepEqual(config.database, {
+      provider: "sqlite",
+      url: `file:${path.resolve("data/animal-store.db")}`,
+      file: path.resolve("data/animal-store.db"),
+      synchronous: "normal",
+    });
     assert.equal(config.PORT, 3000);
     assert.equal(config.HOST, "127.0.0.1");
   });
@@ -105,12 +119,18 @@ describe("configuration", () => {
     [{ PORT: "abc" }, /^Invalid configuration: PORT /],
     [{ PORT: "70000" }, /^Invalid configuration: PORT /],
     [{ DATABASE_URL: "mysql://x" }, /^Invalid configuration: DATABASE_URL must start with file: /],
-    [{ API_STAGING_URL: "https://staging.example/v2" }, /^Invalid configuration: API_STAGING_URL must end in the path segment \/v1/],
+    [
+      { API_STAGING_URL: "https://staging.example/v2" },
+      /^Invalid configuration: API_STAGING_URL must end in the path segment \/v1/,
+    ],
     [{ API_PRODUCTION_URL: "not a url" }, /^Invalid configuration: API_PRODUCTION_URL must be an http\(s\) URL/],
   ];
   for (const [env, message] of bad) {
     test(`refuses ${JSON.stringify(env)} in one line`, () => {
-      assert.throws(() => readConfig(env), (error: Error) => error instanceof ConfigError && message.test(error.message) && !error.message.includes("\n"));
+      assert.throws(
+        () => readConfig(env),
+        (error: Error) => error instanceof ConfigError && message.test(error.message) && !error.message.includes("\n"),
+      );
     });
   }
 });
@@ -119,14 +139,18 @@ describe("database outage detection", () => {
   test("recognises Prisma's and the drivers' ways of saying the database is away", () => {
     const unavailable: unknown[] = [
       { code: "P1001" },
-      { code: "P2010", meta: { driverAdapterError: { name: "DriverAdapterError", cause: { kind: "DatabaseNotReachable" } } } },
+      {
+        code: "P2010",
+        meta: { driverAdapterError: { name: "DriverAdapterError", cause: { kind: "DatabaseNotReachable" } } },
+      },
       { name: "PrismaClientInitializationError" },
       { cause: { code: "ECONNREFUSED" } },
       { message: "Connection terminated unexpectedly" },
       { code: "SQLITE_BUSY" },
     ];
     for (const error of unavailable) assert.equal(isDatabaseUnavailable(error), true, JSON.stringify(error));
-    for (const error of [new Error("boom"), { code: "P2002" }, null, "text"]) assert.equal(isDatabaseUnavailable(error), false, JSON.stringify(error));
+    for (const error of [new Error("boom"), { code: "P2002" }, null, "text"])
+      assert.equal(isDatabaseUnavailable(error), false, JSON.stringify(error));
   });
 });
 
@@ -134,7 +158,11 @@ describe("the pet serialiser of the read path", () => {
   test("writes exactly what the generic int64 serialiser writes", () => {
     const pets = [
       { id: 1n, name: "Rex", categoryId: 3n, status: "available" as const },
-      { id: 9223372036854775807n, name: 'Quote " and \\ back\\slash\n<img src=x onerror=alert(1)>', categoryId: -9223372036854775808n },
+      {
+        id: 9223372036854775807n,
+        name: 'Quote " and \\ back\\slash\n<img src=x onerror=alert(1)>',
+        categoryId: -9223372036854775808n,
+      },
       { id: 2n, name: "🐕‍🦺 \u2028 \u0007", categoryId: 0n, status: "sold" as const },
     ];
     for (const pet of pets) assert.equal(stringifyPet(pet), stringifyJson(pet));

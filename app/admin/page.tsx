@@ -21,7 +21,10 @@ export default async function CataloguePage({ searchParams }: { searchParams: Se
     <>
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3">
-          <Link href="/admin" className="font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600">
+          <Link
+            href="/admin"
+            className="font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+          >
             Animal Store admin
           </Link>
           <div className="flex min-w-0 items-center gap-3 text-sm">

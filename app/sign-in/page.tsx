@@ -4,7 +4,11 @@ import { safeReturnPath } from "@/lib/auth/page-session";
 
 export const metadata: Metadata = { title: "Sign in" };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function SignInPage({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { next } = await searchParams;
   return (
     <main className="mx-auto max-w-sm px-4 py-16">

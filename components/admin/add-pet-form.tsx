@@ -42,7 +42,11 @@ export function AddPetForm() {
   const [errors, setErrors] = useState<Errors>({});
   const [added, setAdded] = useState<Pet>();
   const [requestId, setRequestId] = useState<string>();
-  const inputs = { name: useRef<HTMLInputElement>(null), categoryId: useRef<HTMLInputElement>(null), status: useRef<HTMLSelectElement>(null) };
+  const inputs = {
+    name: useRef<HTMLInputElement>(null),
+    categoryId: useRef<HTMLInputElement>(null),
+    status: useRef<HTMLSelectElement>(null),
+  };
 
   const focusFirstError = (found: Errors) => {
     const first = fields.find((field) => found[field]);
@@ -82,7 +86,8 @@ export function AddPetForm() {
     mutation.mutate(result.data);
   }
 
-  const describedBy = (field: Field, hint?: string) => [hint, errors[field] ? `${field}-error` : undefined].filter(Boolean).join(" ") || undefined;
+  const describedBy = (field: Field, hint?: string) =>
+    [hint, errors[field] ? `${field}-error` : undefined].filter(Boolean).join(" ") || undefined;
   const inputStyle = (field: Field) =>
     `mt-1 block w-full rounded-md border bg-white px-3 py-2 ${focusRing} ${errors[field] ? "border-red-600" : "border-slate-300"}`;
 
@@ -91,7 +96,12 @@ export function AddPetForm() {
       <h2 id="add-pet-title" className="text-lg font-semibold">
         Add a pet
       </h2>
-      <form noValidate onSubmit={onSubmit} className="mt-3 space-y-4" aria-describedby={errors.form ? "form-error" : undefined}>
+      <form
+        noValidate
+        onSubmit={onSubmit}
+        className="mt-3 space-y-4"
+        aria-describedby={errors.form ? "form-error" : undefined}
+      >
         <div>
           <label htmlFor="pet-name" className="block text-sm font-medium">
             Name
@@ -154,7 +164,11 @@ export function AddPetForm() {
           <FieldMessage id="status-error" messages={errors.status} />
         </div>
         {errors.form ? (
-          <div id="form-error" role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
+          <div
+            id="form-error"
+            role="alert"
+            className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900"
+          >
             {errors.form.map((message) => (
               <p key={message}>{message}</p>
             ))}
@@ -162,7 +176,10 @@ export function AddPetForm() {
         ) : null}
         {requestId && Object.keys(errors).length > 0 ? (
           <p className="text-xs text-slate-600">
-            Request id: <code className="font-mono select-all" data-testid="form-request-id">{requestId}</code>
+            Request id:{" "}
+            <code className="font-mono select-all" data-testid="form-request-id">
+              {requestId}
+            </code>
           </p>
         ) : null}
         <button

@@ -5,7 +5,15 @@ import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { StatusBadge } from "@/components/admin/status-badge";
 import { AdminRequestError, fetchPetPage, type PetPage } from "@/lib/client/admin-api";
-import { listQuery, PAGE_SIZES, readView, STATUS_FILTERS, viewHref, type CatalogueView, type PageSize } from "@/lib/client/catalogue-view";
+import {
+  listQuery,
+  PAGE_SIZES,
+  readView,
+  STATUS_FILTERS,
+  viewHref,
+  type CatalogueView,
+  type PageSize,
+} from "@/lib/client/catalogue-view";
 
 const focusRing = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
 
@@ -36,7 +44,11 @@ export function Catalogue() {
           <span>Pets per page</span>
           <select
             value={view.limit}
-            onChange={(event) => router.push(viewHref({ ...view, limit: Number(event.target.value) as PageSize, cursors: [] }), { scroll: false })}
+            onChange={(event) =>
+              router.push(viewHref({ ...view, limit: Number(event.target.value) as PageSize, cursors: [] }), {
+                scroll: false,
+              })
+            }
             className={`rounded-md border border-slate-300 bg-white px-2 py-1 ${focusRing}`}
           >
             {PAGE_SIZES.map((size) => (
@@ -59,7 +71,9 @@ export function Catalogue() {
                   scroll={false}
                   aria-current={current ? "page" : undefined}
                   className={`inline-block rounded-full border px-3 py-1 text-sm capitalize ${focusRing} ${
-                    current ? "border-indigo-700 bg-indigo-700 text-white" : "border-slate-300 bg-white hover:bg-slate-100"
+                    current
+                      ? "border-indigo-700 bg-indigo-700 text-white"
+                      : "border-slate-300 bg-white hover:bg-slate-100"
                   }`}
                 >
                   {status}
@@ -88,10 +102,18 @@ export function Catalogue() {
           {loadingAnother ? "Loading…" : page ? `Page ${pageNumber}` : ""}
         </p>
         <div className="flex gap-2">
-          <PagerLink label="Previous" href={view.cursors.length > 0 ? viewHref({ ...view, cursors: view.cursors.slice(0, -1) }) : undefined} rel="prev" />
+          <PagerLink
+            label="Previous"
+            href={view.cursors.length > 0 ? viewHref({ ...view, cursors: view.cursors.slice(0, -1) }) : undefined}
+            rel="prev"
+          />
           <PagerLink
             label="Next"
-            href={page?.nextCursor && !query.isPlaceholderData ? viewHref({ ...view, cursors: [...view.cursors, page.nextCursor] }) : undefined}
+            href={
+              page?.nextCursor && !query.isPlaceholderData
+                ? viewHref({ ...view, cursors: [...view.cursors, page.nextCursor] })
+                : undefined
+            }
             rel="next"
           />
         </div>
@@ -110,7 +132,12 @@ function PagerLink({ label, href, rel }: { label: string; href?: string; rel: st
     );
   }
   return (
-    <Link href={href} rel={rel} scroll={false} className={`${style} border-slate-300 bg-white hover:bg-slate-100 ${focusRing}`}>
+    <Link
+      href={href}
+      rel={rel}
+      scroll={false}
+      className={`${style} border-slate-300 bg-white hover:bg-slate-100 ${focusRing}`}
+    >
       {label}
     </Link>
   );
@@ -119,22 +146,39 @@ function PagerLink({ label, href, rel }: { label: string; href?: string; rel: st
 function PetTable({ page, dimmed, view }: { page: PetPage; dimmed: boolean; view: CatalogueView }) {
   if (page.pets.length === 0) {
     return (
-      <div className="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center" data-testid="empty-state">
-        <p className="font-medium">{view.status === "all" ? "No pets in the catalogue yet." : `No ${view.status} pets.`}</p>
-        <p className="mt-1 text-sm text-slate-600">Add one with the form{view.status === "all" ? "" : ", or choose another status"}.</p>
+      <div
+        className="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center"
+        data-testid="empty-state"
+      >
+        <p className="font-medium">
+          {view.status === "all" ? "No pets in the catalogue yet." : `No ${view.status} pets.`}
+        </p>
+        <p className="mt-1 text-sm text-slate-600">
+          Add one with the form{view.status === "all" ? "" : ", or choose another status"}.
+        </p>
       </div>
     );
   }
   return (
-    <div className={`overflow-x-auto rounded-lg border border-slate-200 bg-white transition-opacity ${dimmed ? "opacity-60" : ""}`}>
+    <div
+      className={`overflow-x-auto rounded-lg border border-slate-200 bg-white transition-opacity ${dimmed ? "opacity-60" : ""}`}
+    >
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Pets, in the order they were added</caption>
         <thead className="bg-slate-100 text-xs tracking-wide text-slate-600 uppercase">
           <tr>
-            <th scope="col" className="px-3 py-2">ID</th>
-            <th scope="col" className="px-3 py-2">Name</th>
-            <th scope="col" className="px-3 py-2">Category</th>
-            <th scope="col" className="px-3 py-2">Status</th>
+            <th scope="col" className="px-3 py-2">
+              ID
+            </th>
+            <th scope="col" className="px-3 py-2">
+              Name
+            </th>
+            <th scope="col" className="px-3 py-2">
+              Category
+            </th>
+            <th scope="col" className="px-3 py-2">
+              Status
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
@@ -157,7 +201,12 @@ function PetTable({ page, dimmed, view }: { page: PetPage; dimmed: boolean; view
 
 function TableSkeleton({ rows }: { rows: number }) {
   return (
-    <div role="status" aria-label="Loading pets" className="rounded-lg border border-slate-200 bg-white p-3" data-testid="skeleton">
+    <div
+      role="status"
+      aria-label="Loading pets"
+      className="rounded-lg border border-slate-200 bg-white p-3"
+      data-testid="skeleton"
+    >
       {Array.from({ length: rows }, (_, index) => (
         <div key={index} className="flex animate-pulse gap-4 py-2">
           <div className="h-4 w-10 rounded bg-slate-200" />
@@ -178,10 +227,17 @@ function LoadError({ error, onRetry }: { error: Error; onRetry: () => void }) {
       <p className="mt-1">{error.message}</p>
       {requestId ? (
         <p className="mt-1">
-          Request id: <code className="font-mono select-all" data-testid="request-id">{requestId}</code>
+          Request id:{" "}
+          <code className="font-mono select-all" data-testid="request-id">
+            {requestId}
+          </code>
         </p>
       ) : null}
-      <button type="button" onClick={onRetry} className={`mt-3 rounded-md border border-red-300 bg-white px-3 py-1 font-medium hover:bg-red-100 ${focusRing}`}>
+      <button
+        type="button"
+        onClick={onRetry}
+        className={`mt-3 rounded-md border border-red-300 bg-white px-3 py-1 font-medium hover:bg-red-100 ${focusRing}`}
+      >
         Try again
       </button>
     </div>

@@ -21,7 +21,8 @@ export function AdminProviders({ children }: { children: React.ReactNode }) {
           queries: {
             staleTime: 10_000,
             // A 4xx will not change by asking again; a dropped connection or a 503 might.
-            retry: (failures, error) => failures < 2 && !(error instanceof AdminRequestError && error.status >= 400 && error.status < 500),
+            retry: (failures, error) =>
+              failures < 2 && !(error instanceof AdminRequestError && error.status >= 400 && error.status < 500),
           },
         },
       }),

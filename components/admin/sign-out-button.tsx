@@ -10,7 +10,11 @@ export function SignOutButton() {
   const [failed, setFailed] = useState<string>();
   return (
     <span className="flex items-center gap-2">
-      {failed ? <span role="alert" className="text-sm text-red-700">{failed}</span> : null}
+      {failed ? (
+        <span role="alert" className="text-sm text-red-700">
+          {failed}
+        </span>
+      ) : null}
       <button
         type="button"
         disabled={pending}

@@ -9,5 +9,11 @@ const styles: Record<PetStatus, string> = {
 /** A pet's status as a coloured badge; the word is always there, so colour is never the only signal. */
 export function StatusBadge({ status }: { status?: PetStatus }) {
   if (!status) return <span className="text-sm text-slate-500 italic">no status</span>;
-  return <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${styles[status]}`}>{status}</span>;
+  return (
+    <span
+      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${styles[status]}`}
+    >
+      {status}
+    </span>
+  );
 }

@@ -28,7 +28,12 @@ async function adminKey(requestId: string): Promise<string> {
 }
 
 /** Calls /v1 at `pathAndQuery` for `staff`, with the method, Content-Type and body of the browser's request. */
-export async function forwardToV1(request: Request, requestId: string, staff: SignedInStaff, pathAndQuery: string): Promise<Response> {
+export async function forwardToV1(
+  request: Request,
+  requestId: string,
+  staff: SignedInStaff,
+  pathAndQuery: string,
+): Promise<Response> {
   const headers = new Headers({ Authorization: `Bearer ${await adminKey(requestId)}`, "X-Request-Id": requestId });
   for (const name of ["content-type", "content-length"]) {
     const value = request.headers.get(name);
@@ -36,7 +41,12 @@ export async function forwardToV1(request: Request, requestId: string, staff: Si
   }
   const hasBody = request.method !== "GET" && request.method !== "HEAD";
   // The body is streamed through, not buffered: /v1 enforces its 16 KiB limit on it as it reads.
-  const init: RequestInit & { duplex?: "half" } = { method: request.method, headers, body: hasBody ? request.body : undefined, duplex: hasBody ? "half" : undefined };
+  const init: RequestInit & { duplex?: "half" } = {
+    method: request.method,
+    headers,
+    body: hasBody ? request.body : undefined,
+    duplex: hasBody ? "half" : undefined,
+  };
   const answer = await dispatchV1(new Request(new URL(pathAndQuery, IN_PROCESS_ORIGIN), init), { actingStaff: staff });
 
   if (answer.status === 401) {

@@ -44,7 +44,9 @@ async function resolveAdminKey(database: DatabaseConfig): Promise<AdminKey> {
   const configured = process.env.ADMIN_API_KEY?.trim();
   if (configured) {
     if (!(await authenticateApiKey(configured))) {
-      throw new ConfigError("Invalid configuration: ADMIN_API_KEY is not an active API key of this database (create one with npm run key -- create \"admin app\", or unset it)");
+      throw new ConfigError(
+        'Invalid configuration: ADMIN_API_KEY is not an active API key of this database (create one with npm run key -- create "admin app", or unset it)',
+      );
     }
     return { key: configured, source: "ADMIN_API_KEY" };
   }
@@ -53,7 +55,11 @@ async function resolveAdminKey(database: DatabaseConfig): Promise<AdminKey> {
   if (stored && (await authenticateApiKey(stored))) return { key: stored, source: "file", file };
   const { info, key } = await createApiKey(`admin app (${os.hostname()})`);
   writeKeyFile(file, key);
-  log("info", stored ? "admin app API key replaced (the stored one is unknown or revoked)" : "admin app API key created", { keyId: info.id, prefix: info.prefix, file });
+  log(
+    "info",
+    stored ? "admin app API key replaced (the stored one is unknown or revoked)" : "admin app API key created",
+    { keyId: info.id, prefix: info.prefix, file },
+  );
   return { key, source: "created", file };
 }
 

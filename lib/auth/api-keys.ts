@@ -13,7 +13,14 @@ const PREFIX_LENGTH = 12;
 const LAST_USED_RESOLUTION_MS = 60_000;
 const stamped = new Map<number, number>(); // when this process last wrote each key's stamp
 
-export type ApiKeyInfo = { id: number; name: string; prefix: string; createdAt: Date; lastUsedAt: Date | null; revokedAt: Date | null };
+export type ApiKeyInfo = {
+  id: number;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+};
 export type AuthenticatedKey = { id: number };
 
 /** The characters of a key shown in listings. */
@@ -68,7 +75,9 @@ export async function authenticateApiKey(key: string): Promise<AuthenticatedKey 
   if (now - last > LAST_USED_RESOLUTION_MS) {
     stamped.set(record.id, now); // the requests that follow, before this write lands, do not write again
     // Not awaited: a lost "last used" stamp is harmless, a slower request is not.
-    db().apiKey.update({ where: { id: record.id }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
+    db()
+      .apiKey.update({ where: { id: record.id }, data: { lastUsedAt: new Date(now) } })
+      .catch(() => {});
   }
   return { id: record.id };
 }

@@ -24,7 +24,13 @@ export function sessionTokenOf(request: Request): string | undefined {
  * /v1 nor any other page ever receives it.
  */
 export function sessionCookie(request: Request, token: string, maxAgeMs = SESSION_LIFETIME_MS): string {
-  const attributes = [`${SESSION_COOKIE}=${token}`, "Path=/admin", "HttpOnly", "SameSite=Lax", `Max-Age=${Math.floor(maxAgeMs / 1000)}`];
+  const attributes = [
+    `${SESSION_COOKIE}=${token}`,
+    "Path=/admin",
+    "HttpOnly",
+    "SameSite=Lax",
+    `Max-Age=${Math.floor(maxAgeMs / 1000)}`,
+  ];
   if (schemeOf(request) === "https") attributes.push("Secure");
   return attributes.join("; ");
 }

@@ -17,9 +17,10 @@ type RawRow = { id: number | bigint; revoked_at: unknown; last_used_at: unknown 
 const holder = globalThis as typeof globalThis & { __animalStoreKeyLookup?: Database.Statement<[string], RawRow> };
 
 function sqliteLookup(file: string) {
-  holder.__animalStoreKeyLookup ??= new Database(file, { readonly: true, fileMustExist: true, timeout: 5000 }).prepare<[string], RawRow>(
-    "SELECT id, revoked_at, last_used_at FROM api_keys WHERE hash = ?",
-  );
+  holder.__animalStoreKeyLookup ??= new Database(file, { readonly: true, fileMustExist: true, timeout: 5000 }).prepare<
+    [string],
+    RawRow
+  >("SELECT id, revoked_at, last_used_at FROM api_keys WHERE hash = ?");
   return holder.__animalStoreKeyLookup;
 }
 

@@ -9,7 +9,9 @@ function firstForwarded(request: Request, header: string): string | undefined {
 
 /** The scheme the browser used: the request's own, or what a TLS-terminating proxy says it was. */
 export function schemeOf(request: Request): string {
-  return (firstForwarded(request, "x-forwarded-proto") ?? new URL(request.url).protocol.replace(/:$/, "")).toLowerCase();
+  return (
+    firstForwarded(request, "x-forwarded-proto") ?? new URL(request.url).protocol.replace(/:$/, "")
+  ).toLowerCase();
 }
 
 /** The origin the browser addressed: scheme and Host (or the proxy's X-Forwarded-Host). */

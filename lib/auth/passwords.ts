@@ -16,7 +16,9 @@ function derive(password: string, salt: Buffer, options: { N: number; r: number;
   // maxmem must exceed 128·N·r bytes, which is exactly Node's default at N=2^15, r=8.
   const scryptOptions: ScryptOptions = { ...options, maxmem: 256 * options.N * options.r };
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize("NFC"), salt, KEY_LENGTH, scryptOptions, (error, key) => (error ? reject(error) : resolve(key)));
+    scrypt(password.normalize("NFC"), salt, KEY_LENGTH, scryptOptions, (error, key) =>
+      error ? reject(error) : resolve(key),
+    );
   });
 }
 

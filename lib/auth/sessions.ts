@@ -19,7 +19,10 @@ function sessionId(token: string): string {
 export async function startSession(staffId: number, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBytes(32).toString("base64url");
   const expiresAt = new Date(now.getTime() + SESSION_LIFETIME_MS);
-  await db().staffSession.create({ data: { id: sessionId(token), staffId, createdAt: now, expiresAt }, select: { id: true } });
+  await db().staffSession.create({
+    data: { id: sessionId(token), staffId, createdAt: now, expiresAt },
+    select: { id: true },
+  });
   await db().staffSession.deleteMany({ where: { expiresAt: { lte: now } } }); // housekeeping: expired rows are useless
   return { token, expiresAt };
 }

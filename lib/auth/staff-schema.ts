@@ -23,7 +23,9 @@ export const staffPasswordSchema = z
 export const signInSchema = z.strictObject(
   {
     email: z.string({ error: "email is required" }).max(320, "email must be at most 320 characters"),
-    password: z.string({ error: "password is required" }).max(PASSWORD_MAX_LENGTH, `password must be at most ${PASSWORD_MAX_LENGTH} characters`),
+    password: z
+      .string({ error: "password is required" })
+      .max(PASSWORD_MAX_LENGTH, `password must be at most ${PASSWORD_MAX_LENGTH} characters`),
   },
   { error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "the body must be a JSON object") },
 );

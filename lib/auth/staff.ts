@@ -7,10 +7,24 @@ import { decoyHash, hashPassword, verifyPassword } from "@/lib/auth/passwords";
 // sign-ins for one account lock it for a growing time. The counter and the lock are columns of the
 // account, so every instance of the app enforces the same lock.
 
-export type StaffInfo = { id: number; email: string; createdAt: Date; disabledAt: Date | null; failedSignIns: number; lockedUntil: Date | null };
+export type StaffInfo = {
+  id: number;
+  email: string;
+  createdAt: Date;
+  disabledAt: Date | null;
+  failedSignIns: number;
+  lockedUntil: Date | null;
+};
 export type SignedInStaff = { id: number; email: string };
 
-const staffColumns = { id: true, email: true, createdAt: true, disabledAt: true, failedSignIns: true, lockedUntil: true } as const;
+const staffColumns = {
+  id: true,
+  email: true,
+  createdAt: true,
+  disabledAt: true,
+  failedSignIns: true,
+  lockedUntil: true,
+} as const;
 
 /** Failures allowed before the first lock; each failure after it doubles the lock, up to the cap. */
 export const FREE_FAILURES = 5;
@@ -32,7 +46,8 @@ function parseEmail(input: string): string {
 
 export async function createStaff(emailInput: string, password: string): Promise<StaffInfo> {
   const email = parseEmail(emailInput);
-  if (await db().staff.findUnique({ where: { email }, select: { id: true } })) throw new StaffError(`A staff account for ${email} already exists.`);
+  if (await db().staff.findUnique({ where: { email }, select: { id: true } }))
+    throw new StaffError(`A staff account for ${email} already exists.`);
   const passwordHash = await hashPassword(password);
   return db().staff.create({ data: { email, passwordHash }, select: staffColumns });
 }
@@ -46,12 +61,18 @@ export async function countStaff(): Promise<number> {
 }
 
 /** Disables the account and ends its sessions; undefined when no account has that email. */
-export async function disableStaff(emailInput: string): Promise<{ staff: StaffInfo; endedSessions: number } | undefined> {
+export async function disableStaff(
+  emailInput: string,
+): Promise<{ staff: StaffInfo; endedSessions: number } | undefined> {
   const email = parseEmail(emailInput);
   const found = await db().staff.findUnique({ where: { email }, select: { id: true, disabledAt: true } });
   if (!found) return undefined;
   return db().$transaction(async (tx) => {
-    const staff = await tx.staff.update({ where: { id: found.id }, data: { disabledAt: found.disabledAt ?? new Date() }, select: staffColumns });
+    const staff = await tx.staff.update({
+      where: { id: found.id },
+      data: { disabledAt: found.disabledAt ?? new Date() },
+      select: staffColumns,
+    });
     const { count } = await tx.staffSession.deleteMany({ where: { staffId: found.id } });
     return { staff, endedSessions: count };
   });
@@ -63,19 +84,31 @@ export async function disableStaff(emailInput: string): Promise<{ staff: StaffIn
  * hashed in every case (against a decoy for an unknown email) so the time taken does not tell either.
  * A wrong password counts towards the lock; attempts while locked are refused without counting.
  */
-export async function signIn(emailInput: string, password: string, now = new Date()): Promise<SignedInStaff | undefined> {
+export async function signIn(
+  emailInput: string,
+  password: string,
+  now = new Date(),
+): Promise<SignedInStaff | undefined> {
   const email = staffEmailSchema.safeParse(emailInput);
   const staff = email.success
-    ? await db().staff.findUnique({ where: { email: email.data }, select: { id: true, email: true, passwordHash: true, disabledAt: true, failedSignIns: true, lockedUntil: true } })
+    ? await db().staff.findUnique({
+        where: { email: email.data },
+        select: { id: true, email: true, passwordHash: true, disabledAt: true, failedSignIns: true, lockedUntil: true },
+      })
     : null;
   const matches = await verifyPassword(password, staff?.passwordHash ?? (await decoyHash()));
   if (!staff || staff.disabledAt) return undefined;
   if (staff.lockedUntil && staff.lockedUntil > now) return undefined;
   if (!matches) {
     // An atomic increment: concurrent failures on several instances are all counted.
-    const { failedSignIns } = await db().staff.update({ where: { id: staff.id }, data: { failedSignIns: { increment: 1 } }, select: { failedSignIns: true } });
+    const { failedSignIns } = await db().staff.update({
+      where: { id: staff.id },
+      data: { failedSignIns: { increment: 1 } },
+      select: { failedSignIns: true },
+    });
     const lock = lockDuration(failedSignIns);
-    if (lock > 0) await db().staff.update({ where: { id: staff.id }, data: { lockedUntil: new Date(now.getTime() + lock) } });
+    if (lock > 0)
+      await db().staff.update({ where: { id: staff.id }, data: { lockedUntil: new Date(now.getTime() + lock) } });
     return undefined;
   }
   // The lock may have been set by a concurrent attempt while this password was being hashed: the

@@ -28,7 +28,12 @@ async function call(path: string, init: RequestInit = {}): Promise<{ body: unkno
   const requestId = newRequestId();
   let response: Response;
   try {
-    response = await fetch(path, { ...init, headers: { ...init.headers, "X-Request-Id": requestId }, credentials: "same-origin", cache: "no-store" });
+    response = await fetch(path, {
+      ...init,
+      headers: { ...init.headers, "X-Request-Id": requestId },
+      credentials: "same-origin",
+      cache: "no-store",
+    });
   } catch {
     throw new AdminRequestError("The server could not be reached.", 0, requestId);
   }
@@ -61,12 +66,20 @@ export async function fetchPetPage(query: string): Promise<PetPage> {
 }
 
 export async function addPet(pet: NewPet): Promise<Pet> {
-  const { body } = await call("/admin/api/pets", { method: "POST", headers: { "Content-Type": "application/json" }, body: stringifyJson(pet) });
+  const { body } = await call("/admin/api/pets", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: stringifyJson(pet),
+  });
   return body as Pet;
 }
 
 export async function signIn(email: string, password: string): Promise<void> {
-  await call("/admin/api/session", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ email, password }) });
+  await call("/admin/api/session", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email, password }),
+  });
 }
 
 export async function signOut(): Promise<void> {

@@ -16,7 +16,10 @@ export type Transaction = Prisma.TransactionClient;
 export function createDatabase(database: DatabaseConfig): Database {
   if (database.provider === "sqlite") {
     // better-sqlite3's `timeout` is SQLite's busy timeout: the key tool and the server share the file.
-    const adapter = withSqliteAdapter(new PrismaBetterSqlite3({ url: database.file, timeout: 5000 }), database.synchronous);
+    const adapter = withSqliteAdapter(
+      new PrismaBetterSqlite3({ url: database.file, timeout: 5000 }),
+      database.synchronous,
+    );
     return new SqliteClient({ adapter });
   }
   // Bounded waits: when PostgreSQL is away, requests fail fast with 503 instead of hanging.

@@ -12,9 +12,25 @@ const unavailableCodes = new Set([
   "P2028", // a transaction could not start in time, or timed out
 ]);
 
-const unavailableKinds = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections", "DatabaseDoesNotExist"]);
+const unavailableKinds = new Set([
+  "DatabaseNotReachable",
+  "ConnectionClosed",
+  "SocketTimeout",
+  "TooManyConnections",
+  "DatabaseDoesNotExist",
+]);
 
-const unavailableSystemCodes = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "SQLITE_BUSY", "57P01", "57P02", "57P03", "53300"]);
+const unavailableSystemCodes = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "SQLITE_BUSY",
+  "57P01",
+  "57P02",
+  "57P03",
+  "53300",
+]);
 
 /**
  * Looks through the error, its causes and the driver adapter's error Prisma attaches as
@@ -25,11 +41,24 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   for (let seen = 0; queue.length > 0 && seen < 10; seen++) {
     const current = queue.shift();
     if (!current || typeof current !== "object") continue;
-    const { code, kind, name, message, cause, meta } = current as { code?: unknown; kind?: unknown; name?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
+    const { code, kind, name, message, cause, meta } = current as {
+      code?: unknown;
+      kind?: unknown;
+      name?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      meta?: { driverAdapterError?: unknown };
+    };
     if (typeof code === "string" && (unavailableCodes.has(code) || unavailableSystemCodes.has(code))) return true;
     if (typeof kind === "string" && unavailableKinds.has(kind)) return true;
     if (name === "PrismaClientInitializationError") return true;
-    if (typeof message === "string" && /ECONNREFUSED|Connection terminated|connection timeout|database is locked|Can't reach database server/i.test(message)) return true;
+    if (
+      typeof message === "string" &&
+      /ECONNREFUSED|Connection terminated|connection timeout|database is locked|Can't reach database server/i.test(
+        message,
+      )
+    )
+      return true;
     queue.push(cause, meta?.driverAdapterError);
   }
   return false;

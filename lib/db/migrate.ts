@@ -15,7 +15,10 @@ function migrationsList(provider: DatabaseConfig["provider"]) {
   return {
     baseDir,
     shadowDbInitScript: "",
-    lockfile: { path: "migration_lock.toml", content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, "utf8") : null },
+    lockfile: {
+      path: "migration_lock.toml",
+      content: fs.existsSync(lockPath) ? fs.readFileSync(lockPath, "utf8") : null,
+    },
     migrationDirectories: fs
       .readdirSync(baseDir, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
@@ -59,7 +62,9 @@ async function appliedMigrations(database: DatabaseConfig): Promise<Set<string>>
 /** The checked-in migrations this database has not applied yet. */
 export async function pendingMigrations(database: DatabaseConfig): Promise<string[]> {
   const applied = await appliedMigrations(database);
-  return migrationsList(database.provider).migrationDirectories.map((entry) => entry.path).filter((name) => !applied.has(name));
+  return migrationsList(database.provider)
+    .migrationDirectories.map((entry) => entry.path)
+    .filter((name) => !applied.has(name));
 }
 
 /**
@@ -85,7 +90,9 @@ export async function migrate(database: DatabaseConfig): Promise<string[]> {
     const pending = await pendingMigrations(database);
     if (pending.length === 0) return []; // another process applied them meanwhile
     if (database.provider === "sqlite" && /SQLITE_BUSY|SocketTimeout|locked/.test(String(error))) {
-      throw new Error(`cannot apply ${pending.join(", ")}: another process has ${database.file} open; stop the server and run npm run db:migrate`);
+      throw new Error(
+        `cannot apply ${pending.join(", ")}: another process has ${database.file} open; stop the server and run npm run db:migrate`,
+      );
     }
     throw error;
   }

@@ -61,7 +61,10 @@ export async function withSchemaEngine<T>(
 ): Promise<T> {
   instantiate();
   const pool = database.provider === "postgresql" ? new pg.Pool({ connectionString: database.url, max: 2 }) : undefined;
-  const factory = database.provider === "sqlite" ? new PrismaBetterSqlite3({ url: database.file, timeout: 10_000 }) : new PrismaPg(pool!);
+  const factory =
+    database.provider === "sqlite"
+      ? new PrismaBetterSqlite3({ url: database.file, timeout: 10_000 })
+      : new PrismaPg(pool!);
   // The engine never closes the connections it opens (on SQLite one keeps the file locked), so they
   // are tracked here and closed when the work is done.
   const opened: SqlDriverAdapter[] = [];

@@ -1,6 +1,10 @@
 import "server-only";
 import type { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
-import type { SqlDriverAdapter, SqlMigrationAwareDriverAdapterFactory, Transaction } from "@prisma/driver-adapter-utils";
+import type {
+  SqlDriverAdapter,
+  SqlMigrationAwareDriverAdapterFactory,
+  Transaction,
+} from "@prisma/driver-adapter-utils";
 import type BetterSqlite3 from "better-sqlite3";
 import type { SqliteSynchronous } from "@/lib/config";
 
@@ -111,7 +115,10 @@ function isolateTransactions(adapter: SqlDriverAdapter): void {
   }
 }
 
-export function withSqliteAdapter(factory: PrismaBetterSqlite3, synchronous: SqliteSynchronous): SqlMigrationAwareDriverAdapterFactory {
+export function withSqliteAdapter(
+  factory: PrismaBetterSqlite3,
+  synchronous: SqliteSynchronous,
+): SqlMigrationAwareDriverAdapterFactory {
   return {
     provider: factory.provider,
     adapterName: factory.adapterName,

@@ -51,7 +51,12 @@ export async function readJsonBody(request: Request): Promise<{ json: unknown; t
   try {
     return { json: parseJson(text), text };
   } catch (error) {
-    const reason = error instanceof RangeError ? "it is nested too deeply" : error instanceof Error ? error.message : "it cannot be parsed";
+    const reason =
+      error instanceof RangeError
+        ? "it is nested too deeply"
+        : error instanceof Error
+          ? error.message
+          : "it cannot be parsed";
     throw unreadable(`The request body is not valid JSON: ${reason}.`);
   }
 }

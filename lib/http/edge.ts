@@ -20,10 +20,19 @@ export type Method = (typeof METHODS)[number];
  * and the admin app pass in-process. `actingStaff` is set only by the admin app's own forward to /v1,
  * never from anything a client sends: it names the signed-in staff member behind the request.
  */
-export type RouteContext = { params?: Promise<Record<string, string | string[] | undefined>>; actingStaff?: SignedInStaff };
+export type RouteContext = {
+  params?: Promise<Record<string, string | string[] | undefined>>;
+  actingStaff?: SignedInStaff;
+};
 export type RouteFunction = (request: Request, context?: RouteContext) => Promise<Response>;
 
-export type EdgeContext<Caller> = { request: Request; url: URL; params: Record<string, string>; requestId: string; caller: Caller };
+export type EdgeContext<Caller> = {
+  request: Request;
+  url: URL;
+  params: Record<string, string>;
+  requestId: string;
+  caller: Caller;
+};
 export type Handler<Caller> = (context: EdgeContext<Caller>) => Promise<Response>;
 
 export type Surface<Caller> = {
@@ -41,7 +50,10 @@ type ResponseInit = { status?: number; headers?: Record<string, string> };
 
 /** A JSON response from text already serialised. */
 export function jsonText(text: string, init: ResponseInit = {}): Response {
-  return new Response(text, { status: init.status ?? 200, headers: { "Content-Type": "application/json", ...init.headers } });
+  return new Response(text, {
+    status: init.status ?? 200,
+    headers: { "Content-Type": "application/json", ...init.headers },
+  });
 }
 
 export function json(body: unknown, init: ResponseInit = {}): Response {
@@ -51,7 +63,8 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
 export const AUTHENTICATE_CHALLENGE = 'Bearer realm="animal-store"';
 
 export function errorResponse(error: ApiError): Response {
-  const headers = error.code === "unauthorized" ? { ...error.headers, "WWW-Authenticate": AUTHENTICATE_CHALLENGE } : error.headers;
+  const headers =
+    error.code === "unauthorized" ? { ...error.headers, "WWW-Authenticate": AUTHENTICATE_CHALLENGE } : error.headers;
   return json(error.body(), { status: error.status, headers });
 }
 
@@ -79,26 +92,53 @@ export function withEdgeHeaders(response: Response, requestId: string): Response
 
 async function paramsOf(context: RouteContext | undefined): Promise<Record<string, string>> {
   const raw = (await context?.params) ?? {};
-  return Object.fromEntries(Object.entries(raw).map(([name, value]) => [name, Array.isArray(value) ? value.join("/") : (value ?? "")]));
+  return Object.fromEntries(
+    Object.entries(raw).map(([name, value]) => [name, Array.isArray(value) ? value.join("/") : (value ?? "")]),
+  );
 }
 
-type Answer<Caller> = { handler?: Handler<Caller>; allow: string; headers?: Record<string, string>; anonymous?: boolean };
+type Answer<Caller> = {
+  handler?: Handler<Caller>;
+  allow: string;
+  headers?: Record<string, string>;
+  anonymous?: boolean;
+};
 
 /** Runs one request through the edge: request id, identification, handler, error mapping, common headers. */
-async function serve<Caller>(surface: Surface<Caller>, answer: Answer<Caller>, request: Request, context?: RouteContext): Promise<Response> {
+async function serve<Caller>(
+  surface: Surface<Caller>,
+  answer: Answer<Caller>,
+  request: Request,
+  context?: RouteContext,
+): Promise<Response> {
   const requestId = requestIdOf(request);
   const url = new URL(request.url);
   let response: Response;
   let caller: Caller | undefined;
   try {
     const { handler, allow } = answer;
-    if (!handler) throw new ApiError("method_not_allowed", { message: `${request.method} is not supported on ${url.pathname}; use ${allow}.`, headers: { Allow: allow } });
+    if (!handler)
+      throw new ApiError("method_not_allowed", {
+        message: `${request.method} is not supported on ${url.pathname}; use ${allow}.`,
+        headers: { Allow: allow },
+      });
     if (!answer.anonymous) caller = await surface.identify(request, context);
     response = await handler({ request, url, params: await paramsOf(context), requestId, caller: caller as Caller });
   } catch (thrown) {
     const error = toApiError(thrown);
-    const fields = { requestId, method: request.method, path: url.pathname, status: error.status, code: error.code, ...(caller && surface.logFields?.(caller)) };
-    if (error.status >= 500) log("error", `${surface.label} failed`, { ...fields, error: thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown) });
+    const fields = {
+      requestId,
+      method: request.method,
+      path: url.pathname,
+      status: error.status,
+      code: error.code,
+      ...(caller && surface.logFields?.(caller)),
+    };
+    if (error.status >= 500)
+      log("error", `${surface.label} failed`, {
+        ...fields,
+        error: thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown),
+      });
     else log("warn", `${surface.label} refused`, fields);
     response = errorResponse(error);
   }
@@ -134,12 +174,26 @@ export function edgeRoute<Caller>(
   const table: Partial<Record<Method, Operation<Caller>>> = { ...operations, HEAD: operations.GET };
   const supported = METHODS.filter((method) => method === "OPTIONS" || table[method]);
   const allow = supported.join(", ");
-  table.OPTIONS = { handler: async () => new Response(null, { status: 204, headers: { Allow: allow } }), anonymous: true };
+  table.OPTIONS = {
+    handler: async () => new Response(null, { status: 204, headers: { Allow: allow } }),
+    anonymous: true,
+  };
   const routeFor = (operation: Operation<Caller> | undefined): RouteFunction => {
-    const answer: Answer<Caller> = { handler: operation?.handler, allow, anonymous: operation?.anonymous, headers: { ...pathHeaders, ...operation?.headers } };
+    const answer: Answer<Caller> = {
+      handler: operation?.handler,
+      allow,
+      anonymous: operation?.anonymous,
+      headers: { ...pathHeaders, ...operation?.headers },
+    };
     return (request, context) => serve(surface, answer, request, context);
   };
-  return { ...(Object.fromEntries(METHODS.map((method) => [method, routeFor(table[method])])) as Record<Method, RouteFunction>), otherMethods: routeFor(undefined) };
+  return {
+    ...(Object.fromEntries(METHODS.map((method) => [method, routeFor(table[method])])) as Record<
+      Method,
+      RouteFunction
+    >),
+    otherMethods: routeFor(undefined),
+  };
 }
 
 /** Route functions that answer every method with a JSON 404: a catch-all. */
@@ -152,5 +206,8 @@ export function notFoundRoute<Caller>(surface: Surface<Caller>): EdgeRoute {
     },
   };
   const route = (request: Request, context?: RouteContext) => serve(surface, answer, request, context);
-  return { ...(Object.fromEntries(METHODS.map((method) => [method, route])) as Record<Method, RouteFunction>), otherMethods: route };
+  return {
+    ...(Object.fromEntries(METHODS.map((method) => [method, route])) as Record<Method, RouteFunction>),
+    otherMethods: route,
+  };
 }

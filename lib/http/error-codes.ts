@@ -12,21 +12,41 @@ export const errorCodes = {
   unauthorized: { status: 401, message: "A valid API key is required: send Authorization: Bearer <key>." },
   not_found: { status: 404, message: "Nothing exists at this path." },
   method_not_allowed: { status: 405, message: "This method is not supported on this path." },
-  idempotency_key_in_progress: { status: 409, message: "A request with this Idempotency-Key is still being processed; retry shortly." },
+  idempotency_key_in_progress: {
+    status: 409,
+    message: "A request with this Idempotency-Key is still being processed; retry shortly.",
+  },
   payload_too_large: { status: 413, message: "The request body is larger than 16 KiB." },
   unsupported_media_type: { status: 415, message: "The request body must be sent as Content-Type: application/json." },
-  idempotency_key_reused: { status: 422, message: "This Idempotency-Key was already used with a different request body." },
+  idempotency_key_reused: {
+    status: 422,
+    message: "This Idempotency-Key was already used with a different request body.",
+  },
   rate_limited: { status: 429, message: "Too many requests for this API key; retry after the time in Retry-After." },
   internal: { status: 500, message: "Something went wrong on our side; the request id identifies it." },
   service_unavailable: { status: 503, message: "The service cannot reach its database right now; retry shortly." },
 
   session_required: { status: 401, message: "Sign in first: this needs a staff session.", adminOnly: true },
-  invalid_credentials: { status: 401, message: "Wrong email or password. Repeated failures lock an account for a while.", adminOnly: true },
-  cross_origin: { status: 403, message: "Refused: changes must come from the admin app's own pages (the Origin header does not match).", adminOnly: true },
-  admin_key_refused: { status: 503, message: "The admin app's API key was refused; retry in a moment.", adminOnly: true },
+  invalid_credentials: {
+    status: 401,
+    message: "Wrong email or password. Repeated failures lock an account for a while.",
+    adminOnly: true,
+  },
+  cross_origin: {
+    status: 403,
+    message: "Refused: changes must come from the admin app's own pages (the Origin header does not match).",
+    adminOnly: true,
+  },
+  admin_key_refused: {
+    status: 503,
+    message: "The admin app's API key was refused; retry in a moment.",
+    adminOnly: true,
+  },
 } as const satisfies Record<string, { status: number; message: string; adminOnly?: true }>;
 
 export type ErrorCode = keyof typeof errorCodes;
 
 /** The codes /v1 answers: what its OpenAPI document lists. */
-export const v1ErrorCodes = (Object.keys(errorCodes) as ErrorCode[]).filter((code) => !("adminOnly" in errorCodes[code]));
+export const v1ErrorCodes = (Object.keys(errorCodes) as ErrorCode[]).filter(
+  (code) => !("adminOnly" in errorCodes[code]),
+);

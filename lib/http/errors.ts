@@ -16,7 +16,10 @@ export class ApiError extends Error {
   readonly errors?: FieldError[];
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, options: { message?: string; errors?: FieldError[]; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ErrorCode,
+    options: { message?: string; errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
     super(options.message ?? errorCodes[code].message);
     this.code = code;
     this.status = errorCodes[code].status;
@@ -40,6 +43,8 @@ export const errorBodySchema = z
     errors: z
       .array(z.object({ path: z.string(), message: z.string() }))
       .optional()
-      .meta({ description: "On a 400, each offending member: its dotted path (\"\" for the whole body) and what is wrong." }),
+      .meta({
+        description: 'On a 400, each offending member: its dotted path ("" for the whole body) and what is wrong.',
+      }),
   })
   .meta({ id: "Error", description: "Every error response has this body; status repeats the HTTP status." });

@@ -15,7 +15,9 @@ export function int64Schema(label: string) {
     .preprocess(
       (value) => (typeof value === "number" && Number.isSafeInteger(value) ? BigInt(value) : value),
       z
-        .bigint({ error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be an integer`) })
+        .bigint({
+          error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be an integer`),
+        })
         .min(INT64_MIN, `${label} must be at least ${INT64_MIN}`)
         .max(INT64_MAX, `${label} must be at most ${INT64_MAX}`),
     )

@@ -7,14 +7,22 @@ export function fieldErrors(error: z.ZodError): FieldError[] {
   return error.issues.flatMap((issue): FieldError[] => {
     const path = issue.path.map(String).join(".");
     if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => ({ path: path ? `${path}.${key}` : key, message: `${key} is not a known member` }));
+      return issue.keys.map((key) => ({
+        path: path ? `${path}.${key}` : key,
+        message: `${key} is not a known member`,
+      }));
     }
     return [{ path, message: issue.message }];
   });
 }
 
 /** Parses input with a schema, or throws the 400 with this code naming every offending member. */
-export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, code: ErrorCode, what: string): z.output<S> {
+export function parseOrThrow<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  code: ErrorCode,
+  what: string,
+): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const errors = fieldErrors(result.error);

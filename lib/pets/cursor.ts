@@ -39,7 +39,8 @@ export function decodeCursor(cursor: string): bigint | undefined {
 /** The Link header to the next page: the same query, with the cursor after `lastId`. */
 export function nextPageLink(pathname: string, query: Record<string, string | undefined>, lastId: bigint): string {
   const next = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value !== undefined && name !== "cursor") next.set(name, value);
+  for (const [name, value] of Object.entries(query))
+    if (value !== undefined && name !== "cursor") next.set(name, value);
   next.set("cursor", encodeCursor(lastId));
   return `<${pathname}?${next}>; rel="next"`;
 }

@@ -13,5 +13,9 @@ export const getPetDeprecation: Deprecation = {
 
 /** The headers every answer of a deprecated operation carries, refusals included. */
 export function deprecationHeaders({ since, sunset, successor }: Deprecation): Record<string, string> {
-  return { Deprecation: `@${since.getTime() / 1000}`, Sunset: sunset.toUTCString(), Link: `<${successor}>; rel="successor-version"` };
+  return {
+    Deprecation: `@${since.getTime() / 1000}`,
+    Sunset: sunset.toUTCString(),
+    Link: `<${successor}>; rel="successor-version"`,
+  };
 }

@@ -35,7 +35,10 @@ export const listPetsHandler: Handler<ApiClient> = async ({ url }) => {
   const afterId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
   const page = await listPets({ limit: query.limit, status: query.status, afterId });
   const last = page.pets.at(-1);
-  const headers: Record<string, string> = page.more && last ? { Link: nextPageLink(url.pathname, { limit: String(query.limit), status: query.status }, last.id) } : {};
+  const headers: Record<string, string> =
+    page.more && last
+      ? { Link: nextPageLink(url.pathname, { limit: String(query.limit), status: query.status }, last.id) }
+      : {};
   return jsonText(stringifyPets(page.pets), { headers });
 };
 

@@ -19,7 +19,10 @@ export const petNameSchema = z
   .refine((name) => name.trim().length > 0, "name must not be empty")
   .refine((name) => [...name].length <= NAME_MAX_LENGTH, `name must be at most ${NAME_MAX_LENGTH} characters`)
   // Lone surrogates cannot be stored as UTF-8, and control characters have no place in a name.
-  .refine((name) => name.isWellFormed() && !/[\u0000-\u001f\u007f]/.test(name), "name must be text without control characters")
+  .refine(
+    (name) => name.isWellFormed() && !/[\u0000-\u001f\u007f]/.test(name),
+    "name must be text without control characters",
+  )
   .meta({ description: `The pet's name: 1 to ${NAME_MAX_LENGTH} characters, not blank.`, examples: ["Rex"] });
 
 /** A pet: the one place its members are written. The types, the request schema, the serialiser and the database columns follow it. */
@@ -27,7 +30,10 @@ export const petSchema = z
   .object({
     id: int64Schema("id").meta({ description: "Assigned by the service when the pet is added.", examples: [1] }),
     name: petNameSchema,
-    categoryId: int64Schema("categoryId").meta({ description: "Identifier of the category the pet belongs to.", examples: [1] }),
+    categoryId: int64Schema("categoryId").meta({
+      description: "Identifier of the category the pet belongs to.",
+      examples: [1],
+    }),
     status: petStatusSchema.optional(),
   })
   .meta({ id: "Pet", description: "A pet in the catalogue." });
@@ -53,7 +59,13 @@ export const listPetsQuerySchema = z.strictObject(
     limit: z
       .string()
       .regex(/^[0-9]+$/, `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`)
-      .pipe(z.coerce.number<string>().int().min(1, `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`).max(LIST_LIMIT_MAX, `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`))
+      .pipe(
+        z.coerce
+          .number<string>()
+          .int()
+          .min(1, `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`)
+          .max(LIST_LIMIT_MAX, `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`),
+      )
       .default(LIST_LIMIT_DEFAULT)
       .meta({ description: "Maximum number of pets returned." }),
     status: petStatusSchema.optional().meta({ description: "Only pets with this status." }),
@@ -62,7 +74,9 @@ export const listPetsQuerySchema = z.strictObject(
       .min(1, "cursor must not be empty")
       .refine((cursor) => decodeCursor(cursor) !== undefined, CURSOR_NOT_ISSUED)
       .optional()
-      .meta({ description: "Opaque position from a previous page's Link rel=\"next\"; start from the first page without it." }),
+      .meta({
+        description: 'Opaque position from a previous page\'s Link rel="next"; start from the first page without it.',
+      }),
   },
   { error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "invalid query") },
 );

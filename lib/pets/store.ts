@@ -9,7 +9,9 @@ import { petMembers, type NewPet, type Pet, type PetStatus } from "@/lib/pets/sc
 
 const petColumns = Object.fromEntries(petMembers.map((member) => [member, true])) as { [Member in keyof Pet]-?: true };
 
-type PetRow = { [Member in keyof Pet]-?: Exclude<Pet[Member], undefined> | (undefined extends Pet[Member] ? null : never) };
+type PetRow = {
+  [Member in keyof Pet]-?: Exclude<Pet[Member], undefined> | (undefined extends Pet[Member] ? null : never);
+};
 
 /** A row as a Pet: a column that is null is a member that is absent. */
 function toPet(row: PetRow): Pet {
@@ -22,7 +24,10 @@ export type PetPage = { pets: Pet[]; more: boolean };
  * One page of pets in ascending id order, after the given id: an index walk on the primary key, or on
  * (status, id) when filtered, however deep the page. `more` says whether pets follow.
  */
-export async function listPets(options: { limit: number; status?: PetStatus; afterId?: bigint }, tx: Transaction = db()): Promise<PetPage> {
+export async function listPets(
+  options: { limit: number; status?: PetStatus; afterId?: bigint },
+  tx: Transaction = db(),
+): Promise<PetPage> {
   const rows = await tx.pet.findMany({
     select: petColumns,
     where: { status: options.status, id: options.afterId === undefined ? undefined : { gt: options.afterId } },
@@ -33,7 +38,12 @@ export async function listPets(options: { limit: number; status?: PetStatus; aft
 }
 
 export async function createPet(input: NewPet, tx: Transaction = db()): Promise<Pet> {
-  return toPet(await tx.pet.create({ data: { name: input.name, categoryId: input.categoryId, status: input.status ?? null }, select: petColumns }));
+  return toPet(
+    await tx.pet.create({
+      data: { name: input.name, categoryId: input.categoryId, status: input.status ?? null },
+      select: petColumns,
+    }),
+  );
 }
 
 export async function findPet(id: bigint, tx: Transaction = db()): Promise<Pet | undefined> {

@@ -4,7 +4,8 @@ import { config } from "@/lib/config";
 // CORS for /v1: browsers on the configured origins (CORS_ORIGINS) may call the API with a bearer key.
 // No cookies are involved, so credentials are never allowed.
 
-export const EXPOSED_HEADERS = "Link, X-Request-Id, Deprecation, Sunset, RateLimit, RateLimit-Policy, Retry-After, Location";
+export const EXPOSED_HEADERS =
+  "Link, X-Request-Id, Deprecation, Sunset, RateLimit, RateLimit-Policy, Retry-After, Location";
 const ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key, X-Request-Id";
 
 function allowedOrigin(request: Request): string | undefined {

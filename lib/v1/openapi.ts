@@ -28,7 +28,12 @@ export type OperationDocument = {
 };
 
 /** What the document needs of a route-table entry. */
-export type DocumentedOperation = { method: string; path: string; deprecation?: Deprecation; openapi?: OperationDocument };
+export type DocumentedOperation = {
+  method: string;
+  path: string;
+  deprecation?: Deprecation;
+  openapi?: OperationDocument;
+};
 
 const registry = z.registry<{ id: string }>();
 for (const schema of [petStatusSchema, newPetSchema, petSchema, errorBodySchema]) {
@@ -57,7 +62,11 @@ export const ref = (schema: z.ZodType) => ({ $ref: `#/components/schemas/${schem
 /** A schema on its own; references to the named schemas (PetStatus, …) point into components. */
 function inlineSchema(schema: z.ZodType, io: "input" | "output") {
   const text = JSON.stringify(z.toJSONSchema(schema, { ...jsonSchemaOptions, io }));
-  const { $defs: _named, $schema: _dialect, ...rest } = JSON.parse(text.replaceAll('"#/$defs/', '"#/components/schemas/'));
+  const {
+    $defs: _named,
+    $schema: _dialect,
+    ...rest
+  } = JSON.parse(text.replaceAll('"#/$defs/', '"#/components/schemas/'));
   return rest;
 }
 
@@ -72,20 +81,38 @@ export function errorAnswer(codes: ErrorCode[], extra: Record<string, unknown> =
   };
 }
 
-export const requestIdHeader = { description: "The request's id: echoed from the request's X-Request-Id when sane, else generated.", schema: { type: "string" } };
+export const requestIdHeader = {
+  description: "The request's id: echoed from the request's X-Request-Id when sane, else generated.",
+  schema: { type: "string" },
+};
 export const rateLimitHeaders = {
-  "RateLimit-Policy": { description: 'The key\'s quota (draft-ietf-httpapi-ratelimit-headers): `"per-key";q=<requests>;w=<seconds>`.', schema: { type: "string" } },
-  RateLimit: { description: 'What is left of it: `"per-key";r=<remaining>;t=<seconds until the window resets>`.', schema: { type: "string" } },
+  "RateLimit-Policy": {
+    description: 'The key\'s quota (draft-ietf-httpapi-ratelimit-headers): `"per-key";q=<requests>;w=<seconds>`.',
+    schema: { type: "string" },
+  },
+  RateLimit: {
+    description: 'What is left of it: `"per-key";r=<remaining>;t=<seconds until the window resets>`.',
+    schema: { type: "string" },
+  },
 };
 
 /** The answers every operation with a key may give. */
 export const commonErrors = {
   "401": errorAnswer(["unauthorized"], {
-    headers: { "WWW-Authenticate": { description: 'Always `Bearer realm="animal-store"`.', schema: { type: "string" } } },
+    headers: {
+      "WWW-Authenticate": { description: 'Always `Bearer realm="animal-store"`.', schema: { type: "string" } },
+    },
   }),
-  "429": errorAnswer(["rate_limited"], { headers: { "Retry-After": { schema: { type: "integer" }, description: "Seconds until the window resets." }, ...rateLimitHeaders } }),
+  "429": errorAnswer(["rate_limited"], {
+    headers: {
+      "Retry-After": { schema: { type: "integer" }, description: "Seconds until the window resets." },
+      ...rateLimitHeaders,
+    },
+  }),
   "500": errorAnswer(["internal"]),
-  "503": errorAnswer(["service_unavailable"], { headers: { "Retry-After": { schema: { type: "integer" }, description: "Seconds to wait." } } }),
+  "503": errorAnswer(["service_unavailable"], {
+    headers: { "Retry-After": { schema: { type: "integer" }, description: "Seconds to wait." } },
+  }),
 };
 
 function deprecationNotes({ sunset, successor }: Deprecation) {
@@ -102,10 +129,12 @@ function deprecationNotes({ sunset, successor }: Deprecation) {
 
 function parameters({ query, path, headers }: OperationDocument) {
   const list: Record<string, unknown>[] = [];
-  for (const [name, schema] of Object.entries(path ?? {})) list.push({ name, in: "path", required: true, schema: inlineSchema(schema, "output") });
+  for (const [name, schema] of Object.entries(path ?? {}))
+    list.push({ name, in: "path", required: true, schema: inlineSchema(schema, "output") });
   if (query) {
     const { properties } = inlineSchema(query, "output") as { properties: Record<string, { description?: string }> };
-    for (const [name, schema] of Object.entries(properties)) list.push({ name, in: "query", required: false, description: schema.description, schema });
+    for (const [name, schema] of Object.entries(properties))
+      list.push({ name, in: "query", required: false, description: schema.description, schema });
   }
   for (const header of headers ?? []) list.push({ ...header, in: "header", required: false });
   return list;
@@ -114,7 +143,9 @@ function parameters({ query, path, headers }: OperationDocument) {
 function operationObject({ deprecation, openapi }: DocumentedOperation & { openapi: OperationDocument }) {
   const notes = deprecation && deprecationNotes(deprecation);
   const responses = notes
-    ? Object.fromEntries(Object.entries(openapi.responses).map(([status, answer]) => [status, withHeaders(answer, notes.headers)]))
+    ? Object.fromEntries(
+        Object.entries(openapi.responses).map(([status, answer]) => [status, withHeaders(answer, notes.headers)]),
+      )
     : openapi.responses;
   const list = parameters(openapi);
   return {
@@ -124,7 +155,9 @@ function operationObject({ deprecation, openapi }: DocumentedOperation & { opena
     ...(deprecation ? { deprecated: true } : {}),
     description: notes ? `${notes.description} ${openapi.description}` : openapi.description,
     ...(list.length ? { parameters: list } : {}),
-    ...(openapi.body ? { requestBody: { required: true, content: { "application/json": { schema: ref(openapi.body) } } } } : {}),
+    ...(openapi.body
+      ? { requestBody: { required: true, content: { "application/json": { schema: ref(openapi.body) } } } }
+      : {}),
     responses,
   };
 }
@@ -152,7 +185,7 @@ function buildDocument({ API_PRODUCTION_URL, API_STAGING_URL }: Config, operatio
         "JSON over HTTP with bearer API keys. Every error is an `Error` body whose `status` repeats the HTTP status; 400s about the body also name each offending member in `errors`.",
         "",
         "- **int64**: ids and categoryIds are plain JSON integers over the whole int64 range, never strings and never rounded.",
-        "- **Paging**: lists are in ascending id order. When more pets follow, the response has a `Link: <…>; rel=\"next\"` header (RFC 8288) whose URL carries an opaque `cursor`; the body stays a bare array.",
+        '- **Paging**: lists are in ascending id order. When more pets follow, the response has a `Link: <…>; rel="next"` header (RFC 8288) whose URL carries an opaque `cursor`; the body stays a bare array.',
         `- **Bodies**: \`application/json\` only (else 415), at most ${BODY_LIMIT_BYTES / 1024} KiB (else 413); unknown members are refused.`,
         "- **Unsupported methods** get 405 with an `Allow` header; unknown paths under /v1 get a JSON 404.",
         "- Every response carries `X-Request-Id`, and `RateLimit-Policy` / `RateLimit` describing the key's quota; past it, 429 with `Retry-After` in seconds.",
@@ -168,7 +201,11 @@ function buildDocument({ API_PRODUCTION_URL, API_STAGING_URL }: Config, operatio
     components: {
       schemas: componentSchemas(),
       securitySchemes: {
-        bearerAuth: { type: "http", scheme: "bearer", description: "An API key from `npm run key -- create <name>`, sent as `Authorization: Bearer <key>`." },
+        bearerAuth: {
+          type: "http",
+          scheme: "bearer",
+          description: "An API key from `npm run key -- create <name>`, sent as `Authorization: Bearer <key>`.",
+        },
       },
     },
   };

@@ -1,5 +1,12 @@
 import "server-only";
-import { edgeRoute, notFoundRoute, type EdgeRoute, type Method, type Operation, type RouteContext } from "@/lib/http/edge";
+import {
+  edgeRoute,
+  notFoundRoute,
+  type EdgeRoute,
+  type Method,
+  type Operation,
+  type RouteContext,
+} from "@/lib/http/edge";
 import { deprecationHeaders } from "@/lib/pets/deprecation";
 import { v1Operations, type V1Operation } from "@/lib/v1/routes";
 import { v1Surface, type ApiClient } from "@/lib/v1/surface";

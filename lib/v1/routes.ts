@@ -3,7 +3,15 @@ import { json, type Handler, type OperationMethod } from "@/lib/http/edge";
 import { type Deprecation, getPetDeprecation } from "@/lib/pets/deprecation";
 import { createPetHandler, getPetHandler, listPetsHandler } from "@/lib/pets/handlers";
 import { listPetsQuerySchema, newPetSchema, petIdSchema, petSchema } from "@/lib/pets/schema";
-import { commonErrors, errorAnswer, openApiDocument, rateLimitHeaders, ref, requestIdHeader, type OperationDocument } from "@/lib/v1/openapi";
+import {
+  commonErrors,
+  errorAnswer,
+  openApiDocument,
+  rateLimitHeaders,
+  ref,
+  requestIdHeader,
+  type OperationDocument,
+} from "@/lib/v1/openapi";
 import type { ApiClient } from "@/lib/v1/surface";
 
 // The /v1 route table: every operation of the API, declared once — method, path, handler, and the
@@ -26,7 +34,8 @@ export type V1Operation = {
 };
 
 // GET /v1/openapi.json — the API's description, readable without a key.
-const openApiHandler: Handler<ApiClient> = async () => json(openApiDocument(v1Operations), { headers: { "Cache-Control": "public, max-age=300" } });
+const openApiHandler: Handler<ApiClient> = async () =>
+  json(openApiDocument(v1Operations), { headers: { "Cache-Control": "public, max-age=300" } });
 
 export const v1Operations: readonly V1Operation[] = [
   {
@@ -36,13 +45,17 @@ export const v1Operations: readonly V1Operation[] = [
     openapi: {
       operationId: "listPets",
       summary: "List pets",
-      description: "A page of pets in ascending id order, optionally only those with one status. Follow the `Link` rel=\"next\" header for the next page.",
+      description:
+        'A page of pets in ascending id order, optionally only those with one status. Follow the `Link` rel="next" header for the next page.',
       query: listPetsQuerySchema,
       responses: {
         "200": {
           description: "A page of pets (a bare array; `[]` when none).",
           headers: {
-            Link: { description: 'Present when more pets follow: `</v1/pets?limit=…&cursor=…>; rel="next"`.', schema: { type: "string" } },
+            Link: {
+              description: 'Present when more pets follow: `</v1/pets?limit=…&cursor=…>; rel="next"`.',
+              schema: { type: "string" },
+            },
             "X-Request-Id": requestIdHeader,
             ...rateLimitHeaders,
           },
@@ -60,11 +73,13 @@ export const v1Operations: readonly V1Operation[] = [
     openapi: {
       operationId: "createPet",
       summary: "Add a pet",
-      description: "Send an `Idempotency-Key` to retry safely: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of adding a second pet.",
+      description:
+        "Send an `Idempotency-Key` to retry safely: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of adding a second pet.",
       headers: [
         {
           name: "Idempotency-Key",
-          description: "1 to 255 visible ASCII characters (a UUID, say), scoped to the API key and kept 24 hours; quoted or not.",
+          description:
+            "1 to 255 visible ASCII characters (a UUID, say), scoped to the API key and kept 24 hours; quoted or not.",
           schema: { type: "string", minLength: 1, maxLength: 255 },
         },
       ],
@@ -74,7 +89,10 @@ export const v1Operations: readonly V1Operation[] = [
           description: "The pet as stored, with its id.",
           headers: {
             Location: { description: "/v1/pets/{id} of the new pet.", schema: { type: "string" } },
-            "Idempotent-Replayed": { description: "`true` when this is the stored answer to an earlier request with the same Idempotency-Key.", schema: { type: "string" } },
+            "Idempotent-Replayed": {
+              description: "`true` when this is the stored answer to an earlier request with the same Idempotency-Key.",
+              schema: { type: "string" },
+            },
             "X-Request-Id": requestIdHeader,
             ...rateLimitHeaders,
           },
@@ -100,7 +118,11 @@ export const v1Operations: readonly V1Operation[] = [
       description: "Use `GET /pets` instead, with the `status` filter to narrow it.",
       path: { petId: petIdSchema },
       responses: {
-        "200": { description: "The pet.", headers: { "X-Request-Id": requestIdHeader }, content: { "application/json": { schema: ref(petSchema) } } },
+        "200": {
+          description: "The pet.",
+          headers: { "X-Request-Id": requestIdHeader },
+          content: { "application/json": { schema: ref(petSchema) } },
+        },
         "400": errorAnswer(["invalid_path"]),
         "404": errorAnswer(["not_found"]),
         ...commonErrors,

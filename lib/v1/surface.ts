@@ -27,17 +27,27 @@ export const v1Surface: Surface<ApiClient> = {
     const token = bearerToken(request);
     const apiKey = token === undefined ? undefined : await authenticateApiKey(token);
     if (!apiKey) {
-      const message = token === undefined ? "Missing API key: send Authorization: Bearer <key>." : "The API key is invalid or has been revoked.";
+      const message =
+        token === undefined
+          ? "Missing API key: send Authorization: Bearer <key>."
+          : "The API key is invalid or has been revoked.";
       throw new ApiError("unauthorized", { message });
     }
     const limits = await consumeRateLimit(apiKey.id);
-    if (limits && !limits.allowed) throw new ApiError("rate_limited", { headers: { "Retry-After": String(limits.resetSeconds), ...rateLimitHeaders(limits) } });
+    if (limits && !limits.allowed)
+      throw new ApiError("rate_limited", {
+        headers: { "Retry-After": String(limits.resetSeconds), ...rateLimitHeaders(limits) },
+      });
     return { apiKey, limits, actingStaff: context?.actingStaff };
   },
-  logFields: ({ apiKey, actingStaff }) => ({ apiKeyId: apiKey.id, ...(actingStaff ? { staffId: actingStaff.id } : {}) }),
+  logFields: ({ apiKey, actingStaff }) => ({
+    apiKeyId: apiKey.id,
+    ...(actingStaff ? { staffId: actingStaff.id } : {}),
+  }),
   finish(request, response, { caller, allow }) {
     const limits = caller?.limits;
-    for (const [name, value] of Object.entries(limits ? rateLimitHeaders(limits) : rateLimitPolicyHeader())) response.headers.set(name, value);
+    for (const [name, value] of Object.entries(limits ? rateLimitHeaders(limits) : rateLimitPolicyHeader()))
+      response.headers.set(name, value);
     applyCors(request, response, allow);
   },
 };

@@ -7,15 +7,46 @@ import { stringifyJson } from "@/lib/http/json";
 // server must stay up. Shared by tests/fuzz.test.ts (a bounded run) and scripts/fuzz.ts (a larger one).
 
 type Operation = "listPets" | "createPet" | "getPet";
-export type FuzzRequest = { operation: Operation; method: string; path: string; headers: Record<string, string>; body?: string };
+export type FuzzRequest = {
+  operation: Operation;
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+};
 export type FuzzStats = { requests: number; byStatus: Record<number, number> };
 
-const INT64_EDGES = ["9223372036854775807", "9223372036854775808", "-9223372036854775808", "-9223372036854775809", "0", "-0", "1e3", "1.0", "1e400", "18446744073709551616", "9007199254740993"];
-const printable = fc.string({ unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), maxLength: 40 });
+const INT64_EDGES = [
+  "9223372036854775807",
+  "9223372036854775808",
+  "-9223372036854775808",
+  "-9223372036854775809",
+  "0",
+  "-0",
+  "1e3",
+  "1.0",
+  "1e400",
+  "18446744073709551616",
+  "9007199254740993",
+];
+const printable = fc.string({
+  unit: fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)),
+  maxLength: 40,
+});
 const oddUnicode = fc.oneof(
   fc.string({ unit: "grapheme", maxLength: 30 }),
   fc.string({ unit: "binary", maxLength: 30 }), // lone surrogates included
-  fc.constantFrom("\u0000", "\u202e", "\ufeff", "🐕‍🦺", "a\u0301", "\ud800", "\udfff", "<img src=x onerror=alert(1)>", "'; DROP TABLE pets; --"),
+  fc.constantFrom(
+    "\u0000",
+    "\u202e",
+    "\ufeff",
+    "🐕‍🦺",
+    "a\u0301",
+    "\ud800",
+    "\udfff",
+    "<img src=x onerror=alert(1)>",
+    "'; DROP TABLE pets; --",
+  ),
 );
 
 /** JSON text that may be valid or not, deep, huge-numbered, duplicated or plain garbage. */
@@ -24,9 +55,28 @@ const bodyText: fc.Arbitrary<string> = fc.oneof(
   fc
     .record(
       {
-        name: fc.oneof(oddUnicode, printable, fc.constant(""), fc.string({ minLength: 190, maxLength: 210 }), fc.integer(), fc.constant(null), fc.array(fc.string(), { maxLength: 2 })),
-        categoryId: fc.oneof(fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }), fc.double(), fc.integer(), fc.string({ maxLength: 5 }), fc.constant(null), fc.boolean()),
-        status: fc.oneof(fc.constantFrom("available", "pending", "sold", "AVAILABLE", "", "lost"), fc.constant(null), fc.integer()),
+        name: fc.oneof(
+          oddUnicode,
+          printable,
+          fc.constant(""),
+          fc.string({ minLength: 190, maxLength: 210 }),
+          fc.integer(),
+          fc.constant(null),
+          fc.array(fc.string(), { maxLength: 2 }),
+        ),
+        categoryId: fc.oneof(
+          fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }),
+          fc.double(),
+          fc.integer(),
+          fc.string({ maxLength: 5 }),
+          fc.constant(null),
+          fc.boolean(),
+        ),
+        status: fc.oneof(
+          fc.constantFrom("available", "pending", "sold", "AVAILABLE", "", "lost"),
+          fc.constant(null),
+          fc.integer(),
+        ),
         id: fc.bigInt({ min: 1n, max: 2n ** 63n }),
         categoryID: fc.integer(),
       },
@@ -34,13 +84,17 @@ const bodyText: fc.Arbitrary<string> = fc.oneof(
     )
     .map((value) => stringifyJson(value)),
   // numbers written at and past every int64 edge, as literals
-  fc.tuple(oddUnicode, fc.constantFrom(...INT64_EDGES)).map(([name, number]) => `{"name":${JSON.stringify(name)},"categoryId":${number}}`),
+  fc
+    .tuple(oddUnicode, fc.constantFrom(...INT64_EDGES))
+    .map(([name, number]) => `{"name":${JSON.stringify(name)},"categoryId":${number}}`),
   // any JSON at all
   fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value) ?? "null"),
   // deep nesting and duplicate keys
   fc.integer({ min: 1, max: 8000 }).map((depth) => "[".repeat(depth) + "]".repeat(depth)),
   fc.integer({ min: 1, max: 3000 }).map((depth) => '{"a":'.repeat(depth) + "1" + "}".repeat(depth)),
-  fc.tuple(printable, printable).map(([a, b]) => `{"name":${JSON.stringify(a)},"name":${JSON.stringify(b)},"categoryId":1}`),
+  fc
+    .tuple(printable, printable)
+    .map(([a, b]) => `{"name":${JSON.stringify(a)},"name":${JSON.stringify(b)},"categoryId":1}`),
   // garbage and truncated JSON
   fc.string({ maxLength: 60 }),
   fc.jsonValue().map((value) => (JSON.stringify(value) ?? "").slice(0, -1)),
@@ -50,13 +104,43 @@ const bodyText: fc.Arbitrary<string> = fc.oneof(
 
 const contentType = fc.oneof(
   fc.constant("application/json"),
-  fc.constantFrom("application/json; charset=utf-8", "APPLICATION/JSON", "application/merge-patch+json", "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", ""),
+  fc.constantFrom(
+    "application/json; charset=utf-8",
+    "APPLICATION/JSON",
+    "application/merge-patch+json",
+    "text/plain",
+    "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=x",
+    "",
+  ),
   printable,
 );
 
-const queryValue = fc.oneof(printable, fc.constantFrom("0", "1", "20", "100", "101", "-1", "1.5", "abc", "", "available", "sold", "cDE6MQ", "cDE6OTk5OTk5OTk5OTk5OTk5OTk5OQ"), oddUnicode);
+const queryValue = fc.oneof(
+  printable,
+  fc.constantFrom(
+    "0",
+    "1",
+    "20",
+    "100",
+    "101",
+    "-1",
+    "1.5",
+    "abc",
+    "",
+    "available",
+    "sold",
+    "cDE6MQ",
+    "cDE6OTk5OTk5OTk5OTk5OTk5OTk5OQ",
+  ),
+  oddUnicode,
+);
 const queryString = fc.oneof(
-  fc.array(fc.tuple(fc.constantFrom("limit", "status", "cursor", "Limit", "page", "", "limit[]"), queryValue), { maxLength: 4 }).map((pairs) => new URLSearchParams(pairs).toString()),
+  fc
+    .array(fc.tuple(fc.constantFrom("limit", "status", "cursor", "Limit", "page", "", "limit[]"), queryValue), {
+      maxLength: 4,
+    })
+    .map((pairs) => new URLSearchParams(pairs).toString()),
   fc.constantFrom("limit=%zz", "limit=%", "%ff=1", "status=%00", "limit=1&&&", "=&=", "cursor=%2F%2F"),
 );
 
@@ -65,7 +149,9 @@ const pathId = fc.oneof(
   fc.bigInt({ min: -(2n ** 65n), max: 2n ** 65n }).map(String),
   printable.map((text) => encodeURIComponent(text)),
   // a lone surrogate cannot be percent-encoded as UTF-8: send the bytes of one anyway
-  oddUnicode.map((text) => [...text].map((char) => (char.isWellFormed() ? encodeURIComponent(char) : "%ED%A0%80")).join("")),
+  oddUnicode.map((text) =>
+    [...text].map((char) => (char.isWellFormed() ? encodeURIComponent(char) : "%ED%A0%80")).join(""),
+  ),
 );
 
 const requestId = fc.option(fc.oneof(printable, fc.constantFrom("x".repeat(129), "ok-id.1:2_3")), { nil: undefined });
@@ -74,7 +160,18 @@ const requestId = fc.option(fc.oneof(printable, fc.constantFrom("x".repeat(129),
 function authorization(key: string) {
   return fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom(`Bearer ${key}`, `bearer ${key}`) },
-    { weight: 1, arbitrary: fc.option(fc.oneof(printable, printable.map((text) => `Bearer ${text}`), fc.constant(`Bearer ${key}x`), fc.constant(`Basic ${key}`)), { nil: undefined }) },
+    {
+      weight: 1,
+      arbitrary: fc.option(
+        fc.oneof(
+          printable,
+          printable.map((text) => `Bearer ${text}`),
+          fc.constant(`Bearer ${key}x`),
+          fc.constant(`Basic ${key}`),
+        ),
+        { nil: undefined },
+      ),
+    },
   );
 }
 
@@ -88,13 +185,15 @@ export function requestArbitrary(key: string): fc.Arbitrary<FuzzRequest> {
       path: `/v1/pets${query ? `?${query}` : ""}`,
       headers: headers({ Authorization: auth, "X-Request-Id": id }),
     })),
-    fc.record({ auth: authorization(key), body: bodyText, type: contentType, id: requestId }).map(({ auth, body, type, id }) => ({
-      operation: "createPet" as const,
-      method: "POST",
-      path: "/v1/pets",
-      headers: headers({ Authorization: auth, "Content-Type": type || undefined, "X-Request-Id": id }),
-      body,
-    })),
+    fc
+      .record({ auth: authorization(key), body: bodyText, type: contentType, id: requestId })
+      .map(({ auth, body, type, id }) => ({
+        operation: "createPet" as const,
+        method: "POST",
+        path: "/v1/pets",
+        headers: headers({ Authorization: auth, "Content-Type": type || undefined, "X-Request-Id": id }),
+        body,
+      })),
     fc.record({ auth: authorization(key), petId: pathId, id: requestId }).map(({ auth, petId, id }) => ({
       operation: "getPet" as const,
       method: "GET",
@@ -105,7 +204,10 @@ export function requestArbitrary(key: string): fc.Arbitrary<FuzzRequest> {
 }
 
 type OpenApiDocument = {
-  paths: Record<string, Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
+  paths: Record<
+    string,
+    Record<string, { operationId: string; responses: Record<string, { content?: Record<string, { schema: object }> }> }>
+  >;
   components: { schemas: Record<string, object> };
 };
 
@@ -115,11 +217,13 @@ export function openApiChecker(document: OpenApiDocument) {
   ajv.addFormat("int64", { type: "number", validate: (value: number) => Number.isInteger(value) });
   ajv.addSchema({ $id: "openapi", components: document.components });
   const operations = new Map<string, Record<string, { content?: Record<string, { schema: object }> }>>();
-  for (const methods of Object.values(document.paths)) for (const operation of Object.values(methods)) operations.set(operation.operationId, operation.responses);
+  for (const methods of Object.values(document.paths))
+    for (const operation of Object.values(methods)) operations.set(operation.operationId, operation.responses);
   const validators = new Map<string, ReturnType<typeof ajv.compile>>();
   const validatorFor = (schema: object) => {
     const key = JSON.stringify(schema);
-    if (!validators.has(key)) validators.set(key, ajv.compile(JSON.parse(key.replaceAll('"#/components/', '"openapi#/components/'))));
+    if (!validators.has(key))
+      validators.set(key, ajv.compile(JSON.parse(key.replaceAll('"#/components/', '"openapi#/components/'))));
     return validators.get(key)!;
   };
 
@@ -139,13 +243,19 @@ export function openApiChecker(document: OpenApiDocument) {
     const schema = response?.content?.["application/json"]?.schema ?? { $ref: "#/components/schemas/Error" };
     const validate = validatorFor(schema);
     if (!validate(body)) return `the body does not match the document: ${ajv.errorsText(validate.errors)}`;
-    if (status >= 400 && (body as { status: number }).status !== status) return "Error.status differs from the HTTP status";
+    if (status >= 400 && (body as { status: number }).status !== status)
+      return "Error.status differs from the HTTP status";
     return undefined;
   };
 }
 
 /** Sends one generated request; resolves with a failure description, or undefined when the reply is valid. */
-export async function sendAndCheck(baseUrl: string, request: FuzzRequest, check: ReturnType<typeof openApiChecker>, stats: FuzzStats): Promise<string | undefined> {
+export async function sendAndCheck(
+  baseUrl: string,
+  request: FuzzRequest,
+  check: ReturnType<typeof openApiChecker>,
+  stats: FuzzStats,
+): Promise<string | undefined> {
   const response = await fetch(baseUrl + request.path, {
     method: request.method,
     headers: request.headers,
@@ -156,5 +266,8 @@ export async function sendAndCheck(baseUrl: string, request: FuzzRequest, check:
   stats.requests++;
   stats.byStatus[response.status] = (stats.byStatus[response.status] ?? 0) + 1;
   const problem = check(request, response.status, response.headers.get("content-type"), text);
-  return problem && `${problem}\n  request: ${request.method} ${request.path} ${JSON.stringify(request.headers)} ${request.body?.slice(0, 200) ?? ""}\n  reply: ${response.status} ${text.slice(0, 300)}`;
+  return (
+    problem &&
+    `${problem}\n  request: ${request.method} ${request.path} ${JSON.stringify(request.headers)} ${request.body?.slice(0, 200) ?? ""}\n  reply: ${response.status} ${text.slice(0, 300)}`
+  );
 }

@@ -35,12 +35,22 @@ export function rawCall(
 ): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const request = http.request({ host: url.hostname, port: url.port, method: options.method, path: options.path, headers: options.headers, agent: false }, (response) => {
-      let text = "";
-      response.setEncoding("utf8");
-      response.on("data", (chunk) => (text += chunk));
-      response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, text }));
-    });
+    const request = http.request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: options.method,
+        path: options.path,
+        headers: options.headers,
+        agent: false,
+      },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk) => (text += chunk));
+        response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, text }));
+      },
+    );
     request.on("error", reject); // a no-op once the answer has been read
     for (const chunk of options.chunks ?? []) request.write(chunk);
     request.end();

@@ -26,7 +26,11 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   if (!bin) throw new Error("PostgreSQL's server binaries are not installed (/usr/lib/postgresql/*/bin)");
   const asRoot = process.getuid?.() === 0;
   const run = (command: string, args: string[]) =>
-    execFileSync(asRoot ? "/usr/sbin/runuser" : path.join(bin, command), asRoot ? ["-u", "postgres", "--", path.join(bin, command), ...args] : args, { stdio: "pipe" });
+    execFileSync(
+      asRoot ? "/usr/sbin/runuser" : path.join(bin, command),
+      asRoot ? ["-u", "postgres", "--", path.join(bin, command), ...args] : args,
+      { stdio: "pipe" },
+    );
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-pg-"));
   if (asRoot) execFileSync("chown", ["postgres", dir]);
   const data = path.join(dir, "data");

@@ -14,11 +14,18 @@ const unlimited = { RATE_LIMIT_REQUESTS: "0" };
 type Intent = { name: string; idempotencyKey: string; body: string; ackedId?: bigint; ackedText?: string };
 
 async function post(baseUrl: string, key: string, intent: Intent) {
-  return call(baseUrl, "POST", "/v1/pets", { key, body: intent.body, headers: { "Idempotency-Key": intent.idempotencyKey } });
+  return call(baseUrl, "POST", "/v1/pets", {
+    key,
+    body: intent.body,
+    headers: { "Idempotency-Key": intent.idempotencyKey },
+  });
 }
 
 /** Every pet, walking the cursor. */
-async function allPets(baseUrl: string, key: string): Promise<{ id: bigint; name: string; categoryId: bigint; status?: string }[]> {
+async function allPets(
+  baseUrl: string,
+  key: string,
+): Promise<{ id: bigint; name: string; categoryId: bigint; status?: string }[]> {
   const pets = [];
   let path: string | undefined = "/v1/pets?limit=100";
   while (path) {
@@ -67,7 +74,10 @@ export type CrashFigures = {
  * middle, restarted, and the requests that got no answer are retried. Every answered pet must be
  * stored exactly as answered, no pet may exist twice, and no row may be half written.
  */
-export async function crashScenario(provider: "sqlite" | "postgresql", options: { crashes: number; writers: number }): Promise<CrashFigures> {
+export async function crashScenario(
+  provider: "sqlite" | "postgresql",
+  options: { crashes: number; writers: number },
+): Promise<CrashFigures> {
   const database = await createTestDatabase(provider);
   let server: RunningServer | undefined;
   const intents: Intent[] = [];
@@ -78,7 +88,11 @@ export async function crashScenario(provider: "sqlite" | "postgresql", options: 
     let sequence = 0;
     const newIntent = (): Intent => {
       const name = `crash-${sequence++}`;
-      const intent = { name, idempotencyKey: `idem-${name}`, body: JSON.stringify({ name, categoryId: sequence, status: "available" }) };
+      const intent = {
+        name,
+        idempotencyKey: `idem-${name}`,
+        body: JSON.stringify({ name, categoryId: sequence, status: "available" }),
+      };
       intents.push(intent);
       return intent;
     };
@@ -129,7 +143,13 @@ export async function crashScenario(provider: "sqlite" | "postgresql", options: 
     const byName = new Map<string, number>();
     for (const pet of pets) byName.set(pet.name, (byName.get(pet.name) ?? 0) + 1);
     const duplicates = [...byName.values()].filter((count) => count > 1).length;
-    const invalidRows = pets.filter((pet) => typeof pet.name !== "string" || !/^crash-\d+$/.test(pet.name) || typeof pet.categoryId !== "bigint" || pet.status !== "available").length;
+    const invalidRows = pets.filter(
+      (pet) =>
+        typeof pet.name !== "string" ||
+        !/^crash-\d+$/.test(pet.name) ||
+        typeof pet.categoryId !== "bigint" ||
+        pet.status !== "available",
+    ).length;
     let integrity = "n/a";
     if (database.provider === "sqlite") {
       await server.stop();
@@ -138,7 +158,17 @@ export async function crashScenario(provider: "sqlite" | "postgresql", options: 
       integrity = String(sqlite.pragma("integrity_check", { simple: true }));
       sqlite.close();
     }
-    return { provider, crashes: options.crashes, acknowledged: intents.length, retriedAfterCrash, lost, duplicates, rows: pets.length, invalidRows, integrity };
+    return {
+      provider,
+      crashes: options.crashes,
+      acknowledged: intents.length,
+      retriedAfterCrash,
+      lost,
+      duplicates,
+      rows: pets.length,
+      invalidRows,
+      integrity,
+    };
   } finally {
     await server?.stop();
     await database.drop();
@@ -244,13 +274,18 @@ export async function outageScenario(options: { outageMs: number; concurrency: n
       const reply = await call(baseUrl, "GET", `/v1/pets/${intent.ackedId}`, { key });
       if (reply.text !== intent.ackedText) lost++;
     }
-    const readyCounts = readiness.reduce<Record<number, number>>((counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }), {});
+    const readyCounts = readiness.reduce<Record<number, number>>(
+      (counts, status) => ({ ...counts, [status]: (counts[status] ?? 0) + 1 }),
+      {},
+    );
     return {
       requestsDuringOutage: outage.requests,
       byStatusDuringOutage: outage.byStatus,
       slowestDuringOutageMs: outage.slowest,
       otherFailures,
-      readyDuringOutage: Object.entries(readyCounts).map(([status, count]) => `${count}×${status}`).join(", "),
+      readyDuringOutage: Object.entries(readyCounts)
+        .map(([status, count]) => `${count}×${status}`)
+        .join(", "),
       recoveryMs: recoveredAt ? recoveredAt - restartedAt : -1,
       readyRecoveryMs: readyAt ? readyAt - restartedAt : -1,
       acknowledged: acked.length,
@@ -277,7 +312,10 @@ export type TwoInstanceFigures = {
  * and are all retrievable from either; one Idempotency-Key sent to both creates one pet; and, with a
  * second pair started with a small quota, a key's quota is shared by both.
  */
-export async function twoInstancesScenario(options: { creates: number; concurrency: number }): Promise<TwoInstanceFigures> {
+export async function twoInstancesScenario(options: {
+  creates: number;
+  concurrency: number;
+}): Promise<TwoInstanceFigures> {
   const database = await createTestDatabase("postgresql");
   const quota = 10;
   let servers: RunningServer[] = [];
@@ -294,7 +332,10 @@ export async function twoInstancesScenario(options: { creates: number; concurren
     let next = 0;
     const writer = async () => {
       for (let index = next++; index < options.creates; index = next++) {
-        const reply = await call(servers[index % 2].baseUrl, "POST", "/v1/pets", { key, body: { name: `both-${index}`, categoryId: index } });
+        const reply = await call(servers[index % 2].baseUrl, "POST", "/v1/pets", {
+          key,
+          body: { name: `both-${index}`, categoryId: index },
+        });
         if (reply.status !== 201) throw new Error(`create ${index}: ${reply.status} ${reply.text}`);
         answers.push({ id: reply.body.id, text: reply.text });
       }
@@ -307,7 +348,12 @@ export async function twoInstancesScenario(options: { creates: number; concurren
     }
 
     const retryBody = { name: "retried on both", categoryId: 1 };
-    const retry = (index: number) => call(servers[index % 2].baseUrl, "POST", "/v1/pets", { key, body: retryBody, headers: { "Idempotency-Key": "both-instances" } });
+    const retry = (index: number) =>
+      call(servers[index % 2].baseUrl, "POST", "/v1/pets", {
+        key,
+        body: retryBody,
+        headers: { "Idempotency-Key": "both-instances" },
+      });
     const retries = await Promise.all(Array.from({ length: 8 }, (_, index) => retry(index)));
     await sleep(300);
     retries.push(await retry(1), await retry(0));
@@ -339,5 +385,8 @@ export async function twoInstancesScenario(options: { creates: number; concurren
 }
 
 export function writeFigures(file: string, figures: unknown): void {
-  fs.writeFileSync(file, `${JSON.stringify(figures, (_key, value) => (typeof value === "bigint" ? value.toString() : value), 2)}\n`);
+  fs.writeFileSync(
+    file,
+    `${JSON.stringify(figures, (_key, value) => (typeof value === "bigint" ? value.toString() : value), 2)}\n`,
+  );
 }

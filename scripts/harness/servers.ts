@@ -24,8 +24,11 @@ export async function postgresAvailable(): Promise<boolean> {
     await client.connect();
     return true;
   } catch (error) {
-    if (process.env.CI) throw new Error(`PostgreSQL is required in CI but ${adminUrl} does not answer: ${String(error)}`);
-    console.warn(`\n*** PostgreSQL at ${adminUrl} does not answer: the PostgreSQL tests are SKIPPED (set TEST_POSTGRES_URL). ***\n`);
+    if (process.env.CI)
+      throw new Error(`PostgreSQL is required in CI but ${adminUrl} does not answer: ${String(error)}`);
+    console.warn(
+      `\n*** PostgreSQL at ${adminUrl} does not answer: the PostgreSQL tests are SKIPPED (set TEST_POSTGRES_URL). ***\n`,
+    );
     return false;
   } finally {
     await client.end().catch(() => {});
@@ -35,7 +38,11 @@ export async function postgresAvailable(): Promise<boolean> {
 export async function createTestDatabase(provider: "sqlite" | "postgresql"): Promise<TestDatabase> {
   if (provider === "sqlite") {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-test-"));
-    return { provider, url: `file:${path.join(dir, "test.db")}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+    return {
+      provider,
+      url: `file:${path.join(dir, "test.db")}`,
+      drop: async () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const name = `animal_store_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
@@ -98,11 +105,26 @@ export type RunningServer = { baseUrl: string; logs: () => string; stop: () => P
  * Starts the production build. "custom" is server.ts (what npm start runs: /v1 straight to the route
  * modules); "next" is plain `next start`, the framework's own entry to the same route modules.
  */
-export async function startServer(entry: Entry, databaseUrl: string, env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(
+  entry: Entry,
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<RunningServer> {
   const port = entry === "custom" ? 0 : await freePort();
-  const baseEnv = { ...process.env, DATABASE_URL: databaseUrl, HOST: "127.0.0.1", PORT: String(port), DEMO_SEED: "off", NEXT_TELEMETRY_DISABLED: "1", ...env };
+  const baseEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    HOST: "127.0.0.1",
+    PORT: String(port),
+    DEMO_SEED: "off",
+    NEXT_TELEMETRY_DISABLED: "1",
+    ...env,
+  };
   if (entry === "next") await runScript("db-migrate.ts", [], databaseUrl);
-  const args = entry === "custom" ? [...tsxLoader, path.join(root, "server.ts")] : [path.join(root, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(port)];
+  const args =
+    entry === "custom"
+      ? [...tsxLoader, path.join(root, "server.ts")]
+      : [path.join(root, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(port)];
   const child = spawn(process.execPath, args, { cwd: root, env: baseEnv, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout!.on("data", (chunk) => (output += chunk));

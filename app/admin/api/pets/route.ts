@@ -7,7 +7,10 @@ export const dynamic = "force-dynamic";
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(signedInSurface, {
   // GET /admin/api/pets — listPets (status, limit, cursor as /v1 takes them); the next cursor comes back in X-Next-Cursor
-  GET: { handler: ({ request, requestId, url, caller }) => forwardToV1(request, requestId, caller.staff, `/v1/pets${url.search}`) },
+  GET: {
+    handler: ({ request, requestId, url, caller }) =>
+      forwardToV1(request, requestId, caller.staff, `/v1/pets${url.search}`),
+  },
   // POST /admin/api/pets — createPet, from the add-pet form (same-origin only)
   POST: { handler: ({ request, requestId, caller }) => forwardToV1(request, requestId, caller.staff, "/v1/pets") },
 });

@@ -14,7 +14,12 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(visito
   // POST /admin/api/session — sign in: { email, password } → a new session in the cookie
   POST: {
     handler: async ({ request, caller }) => {
-      const { email, password } = parseOrThrow(signInSchema, (await readJsonBody(request)).json, "invalid_body", "Invalid sign-in");
+      const { email, password } = parseOrThrow(
+        signInSchema,
+        (await readJsonBody(request)).json,
+        "invalid_body",
+        "Invalid sign-in",
+      );
       const staff = await signIn(email, password);
       if (!staff) throw new ApiError("invalid_credentials");
       await endSession(caller.sessionToken); // a browser signing in again leaves no older session behind
