@@ -48,7 +48,7 @@ async function main(): Promise<void> {
       log("warn", "housekeeping failed", { error: String(error) }),
     );
   void housekeeping();
-  setInterval(housekeeping, HOUSEKEEPING_INTERVAL_MS).unref();
+  setInterval(() => void housekeeping(), HOUSEKEEPING_INTERVAL_MS).unref();
 
   const app = next({ dev: false, dir: process.cwd(), hostname: settings.HOST, port: settings.PORT });
   await app.prepare();

@@ -54,7 +54,7 @@ function postgresStore(url: string): Store {
   pg.types.setTypeParser(pg.types.builtins.INT8, (text: string) => BigInt(text));
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   const query = async (name: string, text: string, values: unknown[]) =>
-    (await pool.query({ name, text, values })).rows;
+    (await pool.query<Record<string, unknown>>({ name, text, values })).rows;
   return {
     keyState: async (hash) => {
       const [row] = await query("key", "SELECT revoked_at FROM api_keys WHERE hash = $1", [hash]);
@@ -144,7 +144,7 @@ async function readNewPet(request: http.IncomingMessage): Promise<NewPet> {
     categoryId <= INT64_MAX &&
     (status === undefined || (typeof status === "string" && STATUSES.has(status)));
   if (!valid) throw new HttpError(400, "invalid_body");
-  return { name, categoryId, status: (status as string | undefined) ?? null };
+  return { name, categoryId, status: status ?? null };
 }
 
 // The three operations, routed by path and method.

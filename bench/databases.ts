@@ -98,7 +98,7 @@ export async function postgresDatabase(name: string): Promise<BenchDatabase> {
     },
     async middleId() {
       return withClient(url, async (client) => {
-        const { rows } = await client.query(
+        const { rows } = await client.query<{ id: string | bigint }>(
           "SELECT id FROM pets ORDER BY id LIMIT 1 OFFSET (SELECT count(*) / 2 FROM pets)",
         );
         return BigInt(rows[0].id);

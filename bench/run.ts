@@ -22,7 +22,6 @@ import {
   type Operation,
   type Results,
   type ServerName,
-  type ThroughputRow,
 } from "@/bench/report";
 
 const root = path.resolve(import.meta.dirname, "..");

@@ -15,6 +15,7 @@ export function ApiReference({ specUrl }: { specUrl: string }) {
   const container = useRef<HTMLDivElement>(null);
   return (
     <>
+      {/* eslint-disable-next-line @next/next/no-css-tags -- Swagger UI's CSS, served like its script */}
       <link rel="stylesheet" href="/docs/assets/swagger-ui.css" />
       <div ref={container} />
       <Script

@@ -5,6 +5,12 @@ import { signIn } from "@/lib/client/admin-api";
 
 const focusRing = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
 
+/** A text field's value; "" when the form lacks it. */
+function text(form: FormData, name: string): string {
+  const value = form.get(name);
+  return typeof value === "string" ? value : "";
+}
+
 /** Staff sign-in; on success the browser goes to `next` (an admin page, checked by the server page). */
 export function SignInForm({ next }: { next: string }) {
   const [error, setError] = useState<string>();
@@ -16,7 +22,7 @@ export function SignInForm({ next }: { next: string }) {
     setPending(true);
     setError(undefined);
     try {
-      await signIn(String(form.get("email") ?? ""), String(form.get("password") ?? ""));
+      await signIn(text(form, "email"), text(form, "password"));
       window.location.assign(next);
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));

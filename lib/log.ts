@@ -6,7 +6,7 @@ import "server-only";
 type Level = "info" | "warn" | "error";
 
 export function log(level: Level, message: string, fields: Record<string, unknown> = {}): void {
-  const line = JSON.stringify({ time: new Date().toISOString(), level, message, ...fields }, (_key, value) =>
+  const line = JSON.stringify({ time: new Date().toISOString(), level, message, ...fields }, (_key, value: unknown) =>
     typeof value === "bigint" ? value.toString() : value,
   );
   process.stderr.write(`${line}\n`);

@@ -69,7 +69,7 @@ export async function consumeRateLimit(apiKeyId: number): Promise<RateLimitState
   const now = Date.now() / 1000;
   const start = Math.floor(now / windowSeconds) * windowSeconds;
   let window = windows.get(apiKeyId);
-  if (!window || window.start !== start) {
+  if (window?.start !== start) {
     window = { start, synced: 0, pending: 0, inflight: 0 };
     windows.set(apiKeyId, window);
   }

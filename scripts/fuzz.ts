@@ -4,7 +4,13 @@
 import { parseArgs } from "node:util";
 import fc from "fast-check";
 import { createKey, createTestDatabase, runScript, startServer } from "@/scripts/harness/servers";
-import { openApiChecker, requestArbitrary, sendAndCheck, type FuzzStats } from "@/scripts/harness/fuzz";
+import {
+  openApiChecker,
+  requestArbitrary,
+  sendAndCheck,
+  type FuzzStats,
+  type OpenApiDocument,
+} from "@/scripts/harness/fuzz";
 
 const { values } = parseArgs({
   options: {
@@ -24,7 +30,7 @@ try {
   const key = await createKey(database.url);
   server = await startServer("custom", database.url, { RATE_LIMIT_REQUESTS: "1000000" }); // reach the handlers, not the limiter
   const baseUrl = server.baseUrl;
-  const check = openApiChecker(await (await fetch(`${baseUrl}/v1/openapi.json`)).json());
+  const check = openApiChecker((await (await fetch(`${baseUrl}/v1/openapi.json`)).json()) as OpenApiDocument);
   const result = await fc.check(
     fc.asyncProperty(
       requestArbitrary(key),

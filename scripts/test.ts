@@ -54,13 +54,9 @@ if (e2e) {
   const status = run("browser tests (Playwright, Chromium)", ["node_modules/@playwright/test/cli.js", "test"], {
     PLAYWRIGHT_JSON_OUTPUT_NAME: results,
   });
+  type Stats = { expected: number; unexpected: number; flaky: number; skipped: number };
   const stats = fs.existsSync(results)
-    ? (JSON.parse(fs.readFileSync(results, "utf8")).stats as {
-        expected: number;
-        unexpected: number;
-        flaky: number;
-        skipped: number;
-      })
+    ? (JSON.parse(fs.readFileSync(results, "utf8")) as { stats: Stats }).stats
     : undefined;
   passed += (stats?.expected ?? 0) + (stats?.flaky ?? 0);
   failed += stats?.unexpected ?? (status === 0 ? 0 : 1);

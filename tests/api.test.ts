@@ -460,7 +460,7 @@ for (const provider of providers) {
             .split("\n")
             .find((entry) => entry.includes("trace-4711.a:b_c"));
           assert.ok(line, "a log line names the request id");
-          assert.equal(JSON.parse(line!).status, 400);
+          assert.equal(JSON.parse(line).status, 400);
         });
 
         test("an absent or unreasonable X-Request-Id is replaced by a generated one", async () => {

@@ -67,7 +67,7 @@ describe("the NewPet schema", () => {
       const result = newPetSchema.safeParse(input);
       assert.equal(result.success, false);
       assert.deepEqual(
-        fieldErrors(result.error!).find((error) => error.path === path),
+        fieldErrors(result.error).find((error) => error.path === path),
         { path, message },
       );
     });

@@ -42,11 +42,10 @@ export function AddPetForm() {
   const [errors, setErrors] = useState<Errors>({});
   const [added, setAdded] = useState<Pet>();
   const [requestId, setRequestId] = useState<string>();
-  const inputs = {
-    name: useRef<HTMLInputElement>(null),
-    categoryId: useRef<HTMLInputElement>(null),
-    status: useRef<HTMLSelectElement>(null),
-  };
+  const nameInput = useRef<HTMLInputElement>(null);
+  const categoryIdInput = useRef<HTMLInputElement>(null);
+  const statusInput = useRef<HTMLSelectElement>(null);
+  const inputs = { name: nameInput, categoryId: categoryIdInput, status: statusInput };
 
   const focusFirstError = (found: Errors) => {
     const first = fields.find((field) => found[field]);
@@ -108,7 +107,7 @@ export function AddPetForm() {
           </label>
           <input
             id="pet-name"
-            ref={inputs.name}
+            ref={nameInput}
             name="name"
             value={name}
             onChange={(event) => setName(event.target.value)}
@@ -125,7 +124,7 @@ export function AddPetForm() {
           </label>
           <input
             id="pet-category"
-            ref={inputs.categoryId}
+            ref={categoryIdInput}
             name="categoryId"
             inputMode="numeric"
             value={categoryId}
@@ -146,7 +145,7 @@ export function AddPetForm() {
           </label>
           <select
             id="pet-status"
-            ref={inputs.status}
+            ref={statusInput}
             name="status"
             value={status}
             onChange={(event) => setStatus(event.target.value)}

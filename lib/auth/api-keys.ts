@@ -71,7 +71,7 @@ export async function authenticateApiKey(key: string): Promise<AuthenticatedKey 
   const record = await findKeyByHash(hashKey(key));
   if (!record || record.revoked) return undefined;
   const now = Date.now();
-  const last = Math.max(record.lastUsedAt?.getTime() || 0, stamped.get(record.id) ?? 0);
+  const last = Math.max(record.lastUsedAt?.getTime() ?? 0, stamped.get(record.id) ?? 0);
   if (now - last > LAST_USED_RESOLUTION_MS) {
     stamped.set(record.id, now); // the requests that follow, before this write lands, do not write again
     // Not awaited: a lost "last used" stamp is harmless, a slower request is not.

@@ -25,13 +25,13 @@ function instantiate(): void {
   if (instantiated) return;
   const require = createRequire(import.meta.url);
   const dir = path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg"));
-  const module = new WebAssembly.Module(fs.readFileSync(path.join(dir, "schema_engine_bg.wasm")));
+  const wasmModule = new WebAssembly.Module(fs.readFileSync(path.join(dir, "schema_engine_bg.wasm")));
   const bindings = engineBindings as unknown as Record<string, WebAssembly.ImportValue>;
   const imports: WebAssembly.Imports = {};
-  for (const { module: from, name } of WebAssembly.Module.imports(module)) {
+  for (const { module: from, name } of WebAssembly.Module.imports(wasmModule)) {
     (imports[from] ??= {})[name] = bindings[name];
   }
-  const instance = new WebAssembly.Instance(module, imports);
+  const instance = new WebAssembly.Instance(wasmModule, imports);
   engineBindings.__wbg_set_wasm(instance.exports);
   (instance.exports.__wbindgen_start as () => void)();
   instantiated = true;

@@ -20,6 +20,7 @@ export const petNameSchema = z
   .refine((name) => [...name].length <= NAME_MAX_LENGTH, `name must be at most ${NAME_MAX_LENGTH} characters`)
   // Lone surrogates cannot be stored as UTF-8, and control characters have no place in a name.
   .refine(
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
     (name) => name.isWellFormed() && !/[\u0000-\u001f\u007f]/.test(name),
     "name must be text without control characters",
   )

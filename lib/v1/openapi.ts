@@ -37,7 +37,7 @@ export type DocumentedOperation = {
 
 const registry = z.registry<{ id: string }>();
 for (const schema of [petStatusSchema, newPetSchema, petSchema, errorBodySchema]) {
-  registry.add(schema, { id: schema.meta()!.id as string });
+  registry.add(schema, { id: schema.meta()!.id! });
 }
 
 const jsonSchemaOptions = {
@@ -57,7 +57,7 @@ function componentSchemas(): Record<string, unknown> {
   return schemas;
 }
 
-export const ref = (schema: z.ZodType) => ({ $ref: `#/components/schemas/${schema.meta()!.id as string}` });
+export const ref = (schema: z.ZodType) => ({ $ref: `#/components/schemas/${schema.meta()!.id!}` });
 
 /** A schema on its own; references to the named schemas (PetStatus, …) point into components. */
 function inlineSchema(schema: z.ZodType, io: "input" | "output") {
@@ -66,7 +66,7 @@ function inlineSchema(schema: z.ZodType, io: "input" | "output") {
     $defs: _named,
     $schema: _dialect,
     ...rest
-  } = JSON.parse(text.replaceAll('"#/$defs/', '"#/components/schemas/'));
+  } = JSON.parse(text.replaceAll('"#/$defs/', '"#/components/schemas/')) as Record<string, unknown>;
   return rest;
 }
 
