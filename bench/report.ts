@@ -110,7 +110,9 @@ export function formatResults(results: Results): string {
     results.peakRssMb.find((row) => row.server === server && row.database === database)?.mb;
   const sections = [
     `Animal Store benchmark — ${m.date}\n${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, Node ${m.node}, ${m.os}\n` +
-      `${s.durationSeconds} s a run after ${s.warmupSeconds} s of warm-up; growth runs ${s.growthSeconds} s at 1 connection; catalogue ${s.catalogue} pets; latency in ms; ratio = req/s / baseline (a)'s`,
+      `${s.durationSeconds} s a run after ${s.warmupSeconds} s of warm-up; ` +
+      `growth runs ${s.growthSeconds} s at 1 connection; catalogue ${s.catalogue} pets; latency in ms; ` +
+      "ratio = req/s / baseline (a)'s",
     table(
       ["database", "operation", "server", "conns", "req/s", "p50", "p99", "fail", "ratio", "peak RSS MB", "target"],
       results.throughput.map((row) => [
@@ -154,8 +156,12 @@ export function formatResults(results: Results): string {
       ]),
       new Set([2, 3, 4]),
     ),
-    `Seeding: ${results.seeding.map((row) => `${row.database} ${row.pets} pets ${row.seconds.toFixed(1)} s`).join("; ")}\n` +
-      `Targets: ${results.targets.passed} PASS, ${results.targets.failed} FAIL (app at 32 connections: SQLite list limit=20 and create >= ${TARGET_RATIO * 100}% of baseline (a), SQLite p99 <= ${TARGET_P99_MS} ms; PostgreSQL list limit=20 >= ${TARGET_RATIO * 100}%; every 1M/1k <= ${TARGET_GROWTH})`,
+    "Seeding: " +
+      results.seeding.map((row) => `${row.database} ${row.pets} pets ${row.seconds.toFixed(1)} s`).join("; ") +
+      "\n" +
+      `Targets: ${results.targets.passed} PASS, ${results.targets.failed} FAIL (app at 32 connections: ` +
+      `SQLite list limit=20 and create >= ${TARGET_RATIO * 100}% of baseline (a), SQLite p99 <= ${TARGET_P99_MS} ms; ` +
+      `PostgreSQL list limit=20 >= ${TARGET_RATIO * 100}%; every 1M/1k <= ${TARGET_GROWTH})`,
   ];
   return sections.join("\n\n");
 }

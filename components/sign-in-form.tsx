@@ -70,7 +70,11 @@ export function SignInForm({ next }: { next: string }) {
       <button
         type="submit"
         disabled={pending}
-        className={`w-full rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 disabled:opacity-60 ${focusRing}`}
+        className={
+          "w-full rounded-md bg-indigo-700 px-4 py-2 font-medium text-white " +
+          "hover:bg-indigo-800 disabled:opacity-60 " +
+          focusRing
+        }
       >
         {pending ? "Signing in…" : "Sign in"}
       </button>

@@ -30,8 +30,9 @@ export function demoPets(): { name: string; categoryId: bigint; status: PetStatu
  */
 export async function seedDemoCatalogue(database: Database, provider: "sqlite" | "postgresql"): Promise<number> {
   return database.$transaction(async (tx) => {
+    // The lock first; on SQLite the no-op UPDATE takes the write lock now, not at the insert.
     if (provider === "postgresql") await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock(727073690)");
-    else await tx.$executeRawUnsafe("UPDATE pets SET id = id WHERE 0"); // takes SQLite's write lock now, not at the insert
+    else await tx.$executeRawUnsafe("UPDATE pets SET id = id WHERE 0");
     if ((await tx.pet.count()) > 0) return 0;
     const { count } = await tx.pet.createMany({ data: demoPets() });
     return count;

@@ -32,8 +32,9 @@ function policy() {
 
 /** Adds `count` requests to the shared counter of a key's window; returns the new total. */
 async function addToCounter(apiKeyId: number, windowStart: number, count: number): Promise<number> {
+  const start = BigInt(windowStart);
   const rows = await db().$queryRaw<{ count: number | bigint }[]>`
-    INSERT INTO rate_limit_counters (api_key_id, window_start, count) VALUES (${apiKeyId}, ${BigInt(windowStart)}, ${count})
+    INSERT INTO rate_limit_counters (api_key_id, window_start, count) VALUES (${apiKeyId}, ${start}, ${count})
     ON CONFLICT (api_key_id, window_start) DO UPDATE SET count = rate_limit_counters.count + excluded.count
     RETURNING count`;
   return Number(rows[0].count);

@@ -28,7 +28,8 @@ const started = Date.now();
 try {
   await runScript("db-migrate.ts", [], database.url);
   const key = await createKey(database.url);
-  server = await startServer("custom", database.url, { RATE_LIMIT_REQUESTS: "1000000" }); // reach the handlers, not the limiter
+  // reach the handlers, not the limiter
+  server = await startServer("custom", database.url, { RATE_LIMIT_REQUESTS: "1000000" });
   const baseUrl = server.baseUrl;
   const check = openApiChecker((await (await fetch(`${baseUrl}/v1/openapi.json`)).json()) as OpenApiDocument);
   const result = await fc.check(
@@ -46,12 +47,14 @@ try {
     .filter(([status]) => Number(status) >= 500)
     .reduce((sum, [, count]) => sum + count, 0);
   console.log(
-    `fuzz on ${provider}: ${stats.requests} requests in ${((Date.now() - started) / 1000).toFixed(1)} s; 5xx: ${fiveHundreds}; server alive after: ${alive}`,
+    `fuzz on ${provider}: ${stats.requests} requests in ${((Date.now() - started) / 1000).toFixed(1)} s; ` +
+      `5xx: ${fiveHundreds}; server alive after: ${alive}`,
   );
   console.log(`answers by status: ${JSON.stringify(stats.byStatus)}`);
   if (result.failed)
     console.log(
-      `counterexample (seed ${result.seed}, path ${result.counterexamplePath}):\n${JSON.stringify(result.counterexample, null, 2)}`,
+      `counterexample (seed ${result.seed}, path ${result.counterexamplePath}):\n` +
+        JSON.stringify(result.counterexample, null, 2),
     );
 } finally {
   await server?.stop();

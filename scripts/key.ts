@@ -39,7 +39,8 @@ await runCommand(async () => {
     const revoked = await revokeApiKey(argument);
     if (!revoked) throw new UsageError(`No API key has id or prefix "${argument}". See: npm run key -- list`);
     console.log(
-      `Revoked API key ${revoked.id} "${revoked.name}" (prefix ${revoked.prefix}); requests with it are refused from now on.`,
+      `Revoked API key ${revoked.id} "${revoked.name}" (prefix ${revoked.prefix}); ` +
+        "requests with it are refused from now on.",
     );
   }
 });

@@ -22,8 +22,10 @@ for (const provider of ["sqlite", "postgresql"] as const) {
   results[`crash-${provider}`] = crash;
   rows.push([
     `SIGKILL during creates (${provider})`,
-    `${crash.crashes} crashes survived, ${crash.acknowledged} writes acknowledged, ${crash.retriedAfterCrash} retried after a crash`,
-    `lost ${crash.lost}, duplicates ${crash.duplicates}, half-written rows ${crash.invalidRows}${provider === "sqlite" ? `, integrity_check ${crash.integrity}` : ""}`,
+    `${crash.crashes} crashes survived, ${crash.acknowledged} writes acknowledged, ` +
+      `${crash.retriedAfterCrash} retried after a crash`,
+    `lost ${crash.lost}, duplicates ${crash.duplicates}, half-written rows ${crash.invalidRows}` +
+      `${provider === "sqlite" ? `, integrity_check ${crash.integrity}` : ""}`,
   ]);
 }
 
@@ -31,8 +33,10 @@ const outage = await outageScenario({ outageMs: 10_000, concurrency: 8 });
 results.outage = outage;
 rows.push([
   "PostgreSQL stopped under load for 10 s",
-  `${outage.requestsDuringOutage} requests during the outage: ${JSON.stringify(outage.byStatusDuringOutage)}, slowest ${outage.slowestDuringOutageMs} ms; /readyz ${outage.readyDuringOutage}`,
-  `other failures ${outage.otherFailures}; first 200 ${outage.recoveryMs} ms after restart, /readyz 200 after ${outage.readyRecoveryMs} ms; ${outage.acknowledged} acknowledged, lost ${outage.lost}`,
+  `${outage.requestsDuringOutage} requests during the outage: ${JSON.stringify(outage.byStatusDuringOutage)}, ` +
+    `slowest ${outage.slowestDuringOutageMs} ms; /readyz ${outage.readyDuringOutage}`,
+  `other failures ${outage.otherFailures}; first 200 ${outage.recoveryMs} ms after restart, ` +
+    `/readyz 200 after ${outage.readyRecoveryMs} ms; ${outage.acknowledged} acknowledged, lost ${outage.lost}`,
 ]);
 
 const both = await twoInstancesScenario({ creates: 500, concurrency: 32 });
@@ -40,7 +44,8 @@ results.twoInstances = both;
 rows.push([
   "Two instances on one PostgreSQL",
   `${both.creates} concurrent creates over both, ${both.idempotentRetries} retries of one Idempotency-Key over both`,
-  `distinct ids ${both.distinctIds}, lost ${both.lost}, duplicate pets ${both.duplicatePets}; quota ${both.rateLimitQuota}: ${both.admittedAcrossBoth} admitted across both`,
+  `distinct ids ${both.distinctIds}, lost ${both.lost}, duplicate pets ${both.duplicatePets}; ` +
+    `quota ${both.rateLimitQuota}: ${both.admittedAcrossBoth} admitted across both`,
 ]);
 
 writeFigures("reliability-results.json", results);

@@ -96,7 +96,8 @@ await runCommand(async () => {
       const disabled = await disableStaff(argument);
       if (!disabled) throw new UsageError(`No staff account has the email "${argument}". See: npm run staff -- list`);
       console.log(
-        `Disabled staff account ${disabled.staff.id} (${disabled.staff.email}); ${disabled.endedSessions} session(s) ended. They can no longer sign in.`,
+        `Disabled staff account ${disabled.staff.id} (${disabled.staff.email}); ` +
+          `${disabled.endedSessions} session(s) ended. They can no longer sign in.`,
       );
     }
   } catch (error) {

@@ -171,20 +171,23 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
   });
 
   describe("with a session", () => {
-    test("the cookie is httpOnly, SameSite=Lax, scoped to /admin, and Secure when the browser came over HTTPS", async () => {
-      const plain = await signIn(DEMO_EMAIL, demoPassword);
-      assert.match(
-        plain.headers.get("set-cookie")!,
-        new RegExp(`^${COOKIE}=[A-Za-z0-9_-]{43}; Path=/admin; HttpOnly; SameSite=Lax; Max-Age=43200$`),
-      );
-      const host = new URL(server.baseUrl).host;
-      const behindTls = await signIn(DEMO_EMAIL, demoPassword, {
-        "X-Forwarded-Proto": "https",
-        Origin: `https://${host}`,
-      });
-      assert.equal(behindTls.status, 200, behindTls.text);
-      assert.match(behindTls.headers.get("set-cookie")!, /; Secure$/);
-    });
+    test(
+      "the cookie is httpOnly, SameSite=Lax, scoped to /admin, " + "and Secure when the browser came over HTTPS",
+      async () => {
+        const plain = await signIn(DEMO_EMAIL, demoPassword);
+        assert.match(
+          plain.headers.get("set-cookie")!,
+          new RegExp(`^${COOKIE}=[A-Za-z0-9_-]{43}; Path=/admin; HttpOnly; SameSite=Lax; Max-Age=43200$`),
+        );
+        const host = new URL(server.baseUrl).host;
+        const behindTls = await signIn(DEMO_EMAIL, demoPassword, {
+          "X-Forwarded-Proto": "https",
+          Origin: `https://${host}`,
+        });
+        assert.equal(behindTls.status, 200, behindTls.text);
+        assert.match(behindTls.headers.get("set-cookie")!, /; Secure$/);
+      },
+    );
 
     test("GET /admin/api/pets answers exactly what /v1 answers, with the next cursor", async () => {
       for (const query of ["limit=5", "limit=3&status=sold", "limit=100"]) {

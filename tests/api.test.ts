@@ -262,7 +262,8 @@ for (const provider of providers) {
           const streamed = await rawCall(server.baseUrl, {
             method: "POST",
             path: "/v1/pets",
-            headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" }, // several writes, no length: chunked
+            // several writes, no length: chunked
+            headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
             chunks: Array.from({ length: 20 }, () => Buffer.alloc(1024, 0x20)),
           });
           assert.equal(streamed.status, 413);
@@ -411,7 +412,8 @@ for (const provider of providers) {
         });
 
         const badIds = ["0", "-1", "abc", "1.5", "01", "1e3", "9223372036854775808", "%20", "1%2F2"];
-        if (entry === "custom") badIds.push("%zz"); // Next's own router answers a malformed escape before any route runs
+        // Next's own router answers a malformed escape before any route runs
+        if (entry === "custom") badIds.push("%zz");
         for (const id of badIds) {
           test(`petId ${id} is a 400 invalid_path`, async () => {
             assertError(await api("GET", `/v1/pets/${id}`), 400, "invalid_path", "petId");
@@ -437,7 +439,8 @@ for (const provider of providers) {
         }
 
         const unknownPaths = ["/v1", "/v1/cats", "/v1/pets/1/owner", "/v1/store/orders"];
-        if (entry === "custom") unknownPaths.push("/v1/", "/v1/pets/"); // Next's router redirects a trailing slash first
+        // Next's router redirects a trailing slash first
+        if (entry === "custom") unknownPaths.push("/v1/", "/v1/pets/");
         for (const path of unknownPaths) {
           test(`${path} is a JSON 404`, async () => {
             assertError(await api("GET", path), 404, "not_found");

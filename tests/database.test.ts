@@ -37,7 +37,8 @@ describe("the SQLite connection", () => {
     await new Promise((resolve) => setTimeout(resolve, 50)); // the transaction is open and has written
     // One statement with no transaction of its own, as most writes are; it may not run before the
     // rollback (it would then be undone with it), so it is given time and then the rollback goes ahead.
-    const plain = db.pet.create({ data: { name: "Answered", categoryId: 2n } }).then((pet) => pet); // Prisma queries start on then()
+    // The .then() is there because Prisma queries start on then().
+    const plain = db.pet.create({ data: { name: "Answered", categoryId: 2n } }).then((pet) => pet);
     await new Promise((resolve) => setTimeout(resolve, 100));
     release();
     await assert.rejects(failing, /roll back/);

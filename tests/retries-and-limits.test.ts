@@ -180,17 +180,20 @@ describe("rate limits", () => {
 describe("rate limits under concurrency", () => {
   const { database, server } = serverWithQuota(100);
 
-  test("300 concurrent requests against a quota of 100 (counted in memory, then in the database) admit exactly 100", async () => {
-    const key = await createKey(database().url, "burst");
-    const replies = await Promise.all(
-      Array.from({ length: 300 }, () => call(server().baseUrl, "GET", "/v1/pets?limit=1", { key })),
-    );
-    const statuses = replies.map((reply) => reply.status);
-    assert.equal(
-      statuses.filter((status) => status === 200).length,
-      100,
-      JSON.stringify(statuses.filter((status) => status !== 429 && status !== 200)),
-    );
-    assert.equal(statuses.filter((status) => status === 429).length, 200);
-  });
+  test(
+    "300 concurrent requests against a quota of 100 " + "(counted in memory, then in the database) admit exactly 100",
+    async () => {
+      const key = await createKey(database().url, "burst");
+      const replies = await Promise.all(
+        Array.from({ length: 300 }, () => call(server().baseUrl, "GET", "/v1/pets?limit=1", { key })),
+      );
+      const statuses = replies.map((reply) => reply.status);
+      assert.equal(
+        statuses.filter((status) => status === 200).length,
+        100,
+        JSON.stringify(statuses.filter((status) => status !== 429 && status !== 200)),
+      );
+      assert.equal(statuses.filter((status) => status === 429).length, 200);
+    },
+  );
 });

@@ -98,31 +98,35 @@ describe("sign-in and the lockout", () => {
     );
   });
 
-  test(`${FREE_FAILURES} failures lock the account; while locked even the right password is refused, and tries do not count`, async () => {
-    await fresh();
-    const now = new Date("2030-01-01T00:00:00Z");
-    for (let failure = 1; failure < FREE_FAILURES; failure++)
+  test(
+    `${FREE_FAILURES} failures lock the account; ` +
+      "while locked even the right password is refused, and tries do not count",
+    async () => {
+      await fresh();
+      const now = new Date("2030-01-01T00:00:00Z");
+      for (let failure = 1; failure < FREE_FAILURES; failure++)
+        assert.equal(await signIn(email, "wrong", now), undefined);
+      assert.deepEqual(await state(), { failedSignIns: FREE_FAILURES - 1, lockedUntil: null });
       assert.equal(await signIn(email, "wrong", now), undefined);
-    assert.deepEqual(await state(), { failedSignIns: FREE_FAILURES - 1, lockedUntil: null });
-    assert.equal(await signIn(email, "wrong", now), undefined);
-    assert.deepEqual(await state(), { failedSignIns: FREE_FAILURES, lockedUntil: new Date(now.getTime() + 60_000) });
+      assert.deepEqual(await state(), { failedSignIns: FREE_FAILURES, lockedUntil: new Date(now.getTime() + 60_000) });
 
-    const during = new Date(now.getTime() + 30_000);
-    assert.equal(await signIn(email, password, during), undefined, "the right password while locked");
-    assert.equal(await signIn(email, "wrong", during), undefined);
-    assert.equal((await state()).failedSignIns, FREE_FAILURES, "attempts while locked are not counted");
+      const during = new Date(now.getTime() + 30_000);
+      assert.equal(await signIn(email, password, during), undefined, "the right password while locked");
+      assert.equal(await signIn(email, "wrong", during), undefined);
+      assert.equal((await state()).failedSignIns, FREE_FAILURES, "attempts while locked are not counted");
 
-    // After the lock, one more failure locks for twice as long; a success clears everything.
-    const later = new Date(now.getTime() + 61_000);
-    assert.equal(await signIn(email, "wrong", later), undefined);
-    assert.deepEqual(await state(), {
-      failedSignIns: FREE_FAILURES + 1,
-      lockedUntil: new Date(later.getTime() + 120_000),
-    });
-    const afterSecondLock = new Date(later.getTime() + 121_000);
-    assert.ok(await signIn(email, password, afterSecondLock));
-    assert.deepEqual(await state(), { failedSignIns: 0, lockedUntil: null });
-  });
+      // After the lock, one more failure locks for twice as long; a success clears everything.
+      const later = new Date(now.getTime() + 61_000);
+      assert.equal(await signIn(email, "wrong", later), undefined);
+      assert.deepEqual(await state(), {
+        failedSignIns: FREE_FAILURES + 1,
+        lockedUntil: new Date(later.getTime() + 120_000),
+      });
+      const afterSecondLock = new Date(later.getTime() + 121_000);
+      assert.ok(await signIn(email, password, afterSecondLock));
+      assert.deepEqual(await state(), { failedSignIns: 0, lockedUntil: null });
+    },
+  );
 
   test("the lock doubles with each failure past the free ones, up to an hour", () => {
     assert.deepEqual(
@@ -131,11 +135,14 @@ describe("sign-in and the lockout", () => {
     );
   });
 
-  test("concurrent failures are all counted: an atomic increment in the database, shared by every instance", async () => {
-    await fresh();
-    await Promise.all(Array.from({ length: 3 }, () => signIn(email, "wrong")));
-    assert.equal((await state()).failedSignIns, 3);
-  });
+  test(
+    "concurrent failures are all counted: " + "an atomic increment in the database, shared by every instance",
+    async () => {
+      await fresh();
+      await Promise.all(Array.from({ length: 3 }, () => signIn(email, "wrong")));
+      assert.equal((await state()).failedSignIns, 3);
+    },
+  );
 
   test("a burst of attempts cannot slip the right password past a lock set during the burst", async () => {
     await fresh();

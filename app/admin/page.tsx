@@ -23,7 +23,10 @@ export default async function CataloguePage({ searchParams }: { searchParams: Se
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3">
           <Link
             href="/admin"
-            className="font-semibold focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+            className={
+              "font-semibold focus-visible:outline-2 " +
+              "focus-visible:outline-offset-2 focus-visible:outline-indigo-600"
+            }
           >
             Animal Store admin
           </Link>

@@ -13,7 +13,10 @@ type Errors = Partial<Record<Field | "form", string[]>>;
 
 const focusRing = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
 
-/** The form's text as the NewPet the API takes: an integer literal becomes a bigint, anything else stays text for the schema to name. */
+/**
+ * The form's text as the NewPet the API takes: an integer literal becomes a bigint, anything else stays text for the
+ * schema to name.
+ */
 function candidate(name: string, categoryId: string, status: string): Record<string, unknown> {
   const category = categoryId.trim();
   return {
@@ -88,7 +91,8 @@ export function AddPetForm() {
   const describedBy = (field: Field, hint?: string) =>
     [hint, errors[field] ? `${field}-error` : undefined].filter(Boolean).join(" ") || undefined;
   const inputStyle = (field: Field) =>
-    `mt-1 block w-full rounded-md border bg-white px-3 py-2 ${focusRing} ${errors[field] ? "border-red-600" : "border-slate-300"}`;
+    `mt-1 block w-full rounded-md border bg-white px-3 py-2 ${focusRing} ` +
+    `${errors[field] ? "border-red-600" : "border-slate-300"}`;
 
   return (
     <section aria-labelledby="add-pet-title" className="h-fit rounded-lg border border-slate-200 bg-white p-4">
@@ -184,7 +188,11 @@ export function AddPetForm() {
         <button
           type="submit"
           disabled={mutation.isPending}
-          className={`w-full rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 disabled:opacity-60 ${focusRing}`}
+          className={
+            "w-full rounded-md bg-indigo-700 px-4 py-2 font-medium text-white " +
+            "hover:bg-indigo-800 disabled:opacity-60 " +
+            focusRing
+          }
         >
           {mutation.isPending ? "Adding…" : "Add pet"}
         </button>

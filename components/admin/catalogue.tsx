@@ -161,7 +161,9 @@ function PetTable({ page, dimmed, view }: { page: PetPage; dimmed: boolean; view
   }
   return (
     <div
-      className={`overflow-x-auto rounded-lg border border-slate-200 bg-white transition-opacity ${dimmed ? "opacity-60" : ""}`}
+      className={
+        "overflow-x-auto rounded-lg border border-slate-200 bg-white transition-opacity " + (dimmed ? "opacity-60" : "")
+      }
     >
       <table className="w-full text-left text-sm">
         <caption className="sr-only">Pets, in the order they were added</caption>

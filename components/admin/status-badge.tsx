@@ -11,7 +11,9 @@ export function StatusBadge({ status }: { status?: PetStatus }) {
   if (!status) return <span className="text-sm text-slate-500 italic">no status</span>;
   return (
     <span
-      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset ${styles[status]}`}
+      className={
+        "inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset " + styles[status]
+      }
     >
       {status}
     </span>

@@ -45,7 +45,8 @@ async function resolveAdminKey(database: DatabaseConfig): Promise<AdminKey> {
   if (configured) {
     if (!(await authenticateApiKey(configured))) {
       throw new ConfigError(
-        'Invalid configuration: ADMIN_API_KEY is not an active API key of this database (create one with npm run key -- create "admin app", or unset it)',
+        "Invalid configuration: ADMIN_API_KEY is not an active API key of this database " +
+          '(create one with npm run key -- create "admin app", or unset it)',
       );
     }
     return { key: configured, source: "ADMIN_API_KEY" };

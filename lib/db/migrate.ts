@@ -91,7 +91,8 @@ export async function migrate(database: DatabaseConfig): Promise<string[]> {
     if (pending.length === 0) return []; // another process applied them meanwhile
     if (database.provider === "sqlite" && /SQLITE_BUSY|SocketTimeout|locked/.test(String(error))) {
       throw new Error(
-        `cannot apply ${pending.join(", ")}: another process has ${database.file} open; stop the server and run npm run db:migrate`,
+        `cannot apply ${pending.join(", ")}: another process has ${database.file} open; ` +
+          "stop the server and run npm run db:migrate",
       );
     }
     throw error;

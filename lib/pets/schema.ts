@@ -26,7 +26,10 @@ export const petNameSchema = z
   )
   .meta({ description: `The pet's name: 1 to ${NAME_MAX_LENGTH} characters, not blank.`, examples: ["Rex"] });
 
-/** A pet: the one place its members are written. The types, the request schema, the serialiser and the database columns follow it. */
+/**
+ * A pet: the one place its members are written. The types, the request schema, the serialiser and the database
+ * columns follow it.
+ */
 export const petSchema = z
   .object({
     id: int64Schema("id").meta({ description: "Assigned by the service when the pet is added.", examples: [1] }),

@@ -118,7 +118,9 @@ export const commonErrors = {
 function deprecationNotes({ sunset, successor }: Deprecation) {
   const date = sunset.toUTCString();
   return {
-    description: `Deprecated; removed on ${date}. Every response carries \`Deprecation\`, \`Sunset: ${date}\` and \`Link: <${successor}>; rel="successor-version"\`.`,
+    description:
+      `Deprecated; removed on ${date}. Every response carries \`Deprecation\`, \`Sunset: ${date}\` and ` +
+      `\`Link: <${successor}>; rel="successor-version"\`.`,
     headers: {
       Deprecation: { description: "RFC 9745: when the operation was deprecated.", schema: { type: "string" } },
       Sunset: { description: "RFC 8594: when the operation goes away.", schema: { type: "string", const: date } },
@@ -182,13 +184,19 @@ function buildDocument({ API_PRODUCTION_URL, API_STAGING_URL }: Config, operatio
       version: "1.0.0",
       summary: "The store's animal catalogue: list, add and fetch pets.",
       description: [
-        "JSON over HTTP with bearer API keys. Every error is an `Error` body whose `status` repeats the HTTP status; 400s about the body also name each offending member in `errors`.",
+        "JSON over HTTP with bearer API keys. Every error is an `Error` body whose `status` repeats the HTTP status; " +
+          "400s about the body also name each offending member in `errors`.",
         "",
-        "- **int64**: ids and categoryIds are plain JSON integers over the whole int64 range, never strings and never rounded.",
-        '- **Paging**: lists are in ascending id order. When more pets follow, the response has a `Link: <…>; rel="next"` header (RFC 8288) whose URL carries an opaque `cursor`; the body stays a bare array.',
-        `- **Bodies**: \`application/json\` only (else 415), at most ${BODY_LIMIT_BYTES / 1024} KiB (else 413); unknown members are refused.`,
+        "- **int64**: ids and categoryIds are plain JSON integers over the whole int64 range, " +
+          "never strings and never rounded.",
+        "- **Paging**: lists are in ascending id order. When more pets follow, " +
+          'the response has a `Link: <…>; rel="next"` header (RFC 8288) whose URL carries an opaque `cursor`; ' +
+          "the body stays a bare array.",
+        `- **Bodies**: \`application/json\` only (else 415), at most ${BODY_LIMIT_BYTES / 1024} KiB (else 413); ` +
+          "unknown members are refused.",
         "- **Unsupported methods** get 405 with an `Allow` header; unknown paths under /v1 get a JSON 404.",
-        "- Every response carries `X-Request-Id`, and `RateLimit-Policy` / `RateLimit` describing the key's quota; past it, 429 with `Retry-After` in seconds.",
+        "- Every response carries `X-Request-Id`, and `RateLimit-Policy` / `RateLimit` describing the key's quota; " +
+          "past it, 429 with `Retry-After` in seconds.",
       ].join("\n"),
     },
     servers: [

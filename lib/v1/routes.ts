@@ -46,7 +46,8 @@ export const v1Operations: readonly V1Operation[] = [
       operationId: "listPets",
       summary: "List pets",
       description:
-        'A page of pets in ascending id order, optionally only those with one status. Follow the `Link` rel="next" header for the next page.',
+        "A page of pets in ascending id order, optionally only those with one status. " +
+        'Follow the `Link` rel="next" header for the next page.',
       query: listPetsQuerySchema,
       responses: {
         "200": {
@@ -74,7 +75,8 @@ export const v1Operations: readonly V1Operation[] = [
       operationId: "createPet",
       summary: "Add a pet",
       description:
-        "Send an `Idempotency-Key` to retry safely: the same key with the same body within 24 hours replays the first answer (with `Idempotent-Replayed: true`) instead of adding a second pet.",
+        "Send an `Idempotency-Key` to retry safely: the same key with the same body within 24 hours replays " +
+        "the first answer (with `Idempotent-Replayed: true`) instead of adding a second pet.",
       headers: [
         {
           name: "Idempotency-Key",

@@ -268,6 +268,7 @@ export async function sendAndCheck(
   const problem = check(request, response.status, response.headers.get("content-type"), text);
   return (
     problem &&
-    `${problem}\n  request: ${request.method} ${request.path} ${JSON.stringify(request.headers)} ${request.body?.slice(0, 200) ?? ""}\n  reply: ${response.status} ${text.slice(0, 300)}`
+    `${problem}\n  request: ${request.method} ${request.path} ${JSON.stringify(request.headers)} ` +
+      `${request.body?.slice(0, 200) ?? ""}\n  reply: ${response.status} ${text.slice(0, 300)}`
   );
 }

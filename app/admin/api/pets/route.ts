@@ -6,7 +6,8 @@ import { edgeRoute } from "@/lib/http/edge";
 export const dynamic = "force-dynamic";
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(signedInSurface, {
-  // GET /admin/api/pets — listPets (status, limit, cursor as /v1 takes them); the next cursor comes back in X-Next-Cursor
+  // GET /admin/api/pets — listPets (status, limit, cursor as /v1 takes them); the next cursor comes back in
+  // X-Next-Cursor
   GET: {
     handler: ({ request, requestId, url, caller }) =>
       forwardToV1(request, requestId, caller.staff, `/v1/pets${url.search}`),
