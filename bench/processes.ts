@@ -7,7 +7,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 // is recorded here, so that stopAll() can stop each by its pid, on success and on error alike.
 
 const running = new Set<ChildProcess>();
-const ROOT = path.resolve(import.meta.dirname, ".."); // the working directory of every child: server.ts serves Next from it
+// The working directory of every child: server.ts serves Next from it.
+const ROOT = path.resolve(import.meta.dirname, "..");
 const LOG_LINES = 40;
 
 export type Server = {
@@ -118,8 +119,9 @@ export async function startMeasured(
 export function assertRunning(server: Server): void {
   const { exitCode, signalCode } = server.child;
   if (exitCode !== null || signalCode !== null) {
+    const lastLines = server.log.join("\n");
     throw new Error(
-      `${server.name} (pid ${server.pid}) exited with ${exitCode ?? signalCode}; its last lines:\n${server.log.join("\n")}`,
+      `${server.name} (pid ${server.pid}) exited with ${exitCode ?? signalCode}; its last lines:\n${lastLines}`,
     );
   }
 }

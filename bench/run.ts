@@ -151,7 +151,10 @@ async function measureThroughput(
     results.peakRssMb.push({ server: name, database, mb: memoryMb(server.pid, "VmHWM") });
 }
 
-/** List latency at 1 connection with 1,000 and with 1,000,000 pets, first page and a middle page, with and without status. */
+/**
+ * List latency at 1 connection with 1,000 and with 1,000,000 pets, first page and a middle page, with and
+ * without status.
+ */
 async function measureGrowth(database: BenchDatabase, app: Server, key: string): Promise<void> {
   const variants = [
     { page: "first", status: "any" },

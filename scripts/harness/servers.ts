@@ -27,7 +27,8 @@ export async function postgresAvailable(): Promise<boolean> {
     if (process.env.CI)
       throw new Error(`PostgreSQL is required in CI but ${adminUrl} does not answer: ${String(error)}`);
     console.warn(
-      `\n*** PostgreSQL at ${adminUrl} does not answer: the PostgreSQL tests are SKIPPED (set TEST_POSTGRES_URL). ***\n`,
+      `\n*** PostgreSQL at ${adminUrl} does not answer: ` +
+        "the PostgreSQL tests are SKIPPED (set TEST_POSTGRES_URL). ***\n",
     );
     return false;
   } finally {
