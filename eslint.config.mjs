@@ -7,6 +7,7 @@ import prettier from "eslint-config-prettier/flat";
 import jsxA11y from "eslint-plugin-jsx-a11y";
 import reactHooks from "eslint-plugin-react-hooks";
 import { defineConfig, globalIgnores } from "eslint/config";
+import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default defineConfig(
@@ -24,10 +25,15 @@ export default defineConfig(
     linterOptions: { reportUnusedDisableDirectives: "error", reportUnusedInlineConfigs: "error" },
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ["*.mjs"] },
+        projectService: { allowDefaultProject: ["*.mjs", "scripts/*.mjs"] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
+  },
+  {
+    // The plain-JavaScript tools and configs run under Node: its globals exist there.
+    files: ["**/*.mjs"],
+    languageOptions: { globals: globals.node },
   },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,

@@ -1,5 +1,7 @@
 // npm start — builds the app if the build is missing or older than the sources, then runs server.ts
-// (migrate, seed an empty database, serve on HOST:PORT).
+// (migrate, seed an empty database, serve on HOST:PORT). It runs compiled, as dist/start.js with the
+// server bundled in, under plain node: package.json compiles dist/ first when it is stale
+// (scripts/build-server.mjs).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";

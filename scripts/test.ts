@@ -22,6 +22,7 @@ const checks = [
 const failedChecks = checks.filter((status) => status !== 0).length;
 
 if (run("next build", ["node_modules/next/dist/bin/next", "build"]) !== 0) process.exit(1);
+if (run("compile the server and the tools (dist/)", ["scripts/build-server.mjs"]) !== 0) process.exit(1);
 
 // node:test: a readable report on the terminal and TAP in a file, read back for the totals.
 const tap = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-tap-")), "report.tap");

@@ -11,7 +11,9 @@ import pg from "pg";
 
 const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "../..");
-const tsxLoader = ["--import", "tsx", "--conditions=react-server"];
+// The server and the tools run as `npm start` runs them: compiled to dist/ by scripts/build-server.mjs
+// (npm test compiles before any suite runs).
+const compiled = (entry: string) => path.join(root, "dist", `${path.basename(entry, ".ts")}.js`);
 
 export type TestDatabase = { provider: "sqlite" | "postgresql"; url: string; drop(): Promise<void> };
 
@@ -64,9 +66,12 @@ export async function createTestDatabase(provider: "sqlite" | "postgresql"): Pro
   };
 }
 
-/** Runs a project script (scripts/*.ts) against a database, with `input` on its stdin; resolves with its stdout. */
+/**
+ * Runs a project tool (scripts/*.ts, compiled in dist/) against a database, with `input` on its stdin;
+ * resolves with its stdout.
+ */
 export async function runScript(script: string, args: string[], databaseUrl: string, input?: string): Promise<string> {
-  const running = run(process.execPath, [...tsxLoader, path.join(root, "scripts", script), ...args], {
+  const running = run(process.execPath, [compiled(script), ...args], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl },
   });
@@ -124,7 +129,7 @@ export async function startServer(
   if (entry === "next") await runScript("db-migrate.ts", [], databaseUrl);
   const args =
     entry === "custom"
-      ? [...tsxLoader, path.join(root, "server.ts")]
+      ? [compiled("server.ts")]
       : [path.join(root, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(port)];
   const child = spawn(process.execPath, args, { cwd: root, env: baseEnv, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
