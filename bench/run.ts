@@ -11,6 +11,7 @@ import path from "node:path";
 import { postgresDatabase, sqliteDatabase, type BenchDatabase, type Provider } from "@/bench/databases";
 import type { LoadResult, LoadSpec } from "@/bench/load";
 import { encodeCursor } from "@/lib/pets/cursor";
+import { serverNodeFlags } from "@/scripts/harness/servers";
 import { assertRunning, memoryMb, runNode, startMeasured, stop, stopAll, type Server } from "@/bench/processes";
 import {
   checkThroughput,
@@ -102,10 +103,7 @@ async function buildIfMissing(dir: string | undefined): Promise<void> {
 }
 
 async function createKey(database: BenchDatabase): Promise<string> {
-  const stdout = await runNode(
-    [path.join(root, "dist/key.js"), "create", "bench"],
-    { DATABASE_URL: database.url },
-  );
+  const stdout = await runNode([path.join(root, "dist/key.js"), "create", "bench"], { DATABASE_URL: database.url });
   return stdout.trim().split("\n").pop() ?? "";
 }
 
@@ -217,7 +215,7 @@ async function benchDatabase(database: BenchDatabase): Promise<void> {
   const profile = process.env.BENCH_CPU_PROF === "1" ? ["--cpu-prof", `--cpu-prof-dir=${CPU_PROFILES}`] : [];
   const app = await startMeasured(
     "app",
-    [...profile, path.join(root, "dist/server.js")],
+    [...profile, ...serverNodeFlags(), path.join(root, "dist/server.js")],
     env,
     "/v1/pets?limit=20",
     auth,

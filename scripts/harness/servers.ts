@@ -15,6 +15,14 @@ const root = path.resolve(import.meta.dirname, "../..");
 // (npm test compiles before any suite runs).
 const compiled = (entry: string) => path.join(root, "dist", `${path.basename(entry, ".ts")}.js`);
 
+/** The node flags production gives the server (`npm run serve`, as `npm start`), read from package.json. */
+export function serverNodeFlags(): string[] {
+  const { scripts } = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  };
+  return scripts.serve.split(/\s+/).filter((word) => word.startsWith("--"));
+}
+
 export type TestDatabase = { provider: "sqlite" | "postgresql"; url: string; drop(): Promise<void> };
 
 const adminUrl = process.env.TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
@@ -129,7 +137,7 @@ export async function startServer(
   if (entry === "next") await runScript("db-migrate.ts", [], databaseUrl);
   const args =
     entry === "custom"
-      ? [compiled("server.ts")]
+      ? [...serverNodeFlags(), compiled("server.ts")]
       : [path.join(root, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(port)];
   const child = spawn(process.execPath, args, { cwd: root, env: baseEnv, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
