@@ -19,6 +19,7 @@ export default defineConfig(
     "bench/results/",
     "bench/next-constant/", // a separate stock Next app, the benchmark's baseline
     "lib/generated/", // the Prisma clients, written by `prisma generate`
+    "dist/", // the compiled server and tools, written by scripts/build-server.mjs
     "next-env.d.ts",
   ]),
   {

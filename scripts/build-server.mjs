@@ -54,6 +54,8 @@ export function compileIsCurrent() {
 
 export async function compile() {
   const esbuild = await import("esbuild"); // loaded only to compile: the server process never holds it
+  // The compile counts as of its start: a source saved while it runs is newer, and compiled again next time.
+  const startedAt = new Date();
   const result = await esbuild.build({
     absWorkingDir: root,
     entryPoints: entries.map((entry) => ({ in: entry, out: path.basename(entry, ".ts") })),
@@ -73,10 +75,12 @@ export async function compile() {
   const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes(":"));
   // Written last: it marks the compile done.
   fs.writeFileSync(inputsFile, `${JSON.stringify(inputs.sort(), null, 1)}\n`);
+  fs.utimesSync(inputsFile, startedAt, startedAt);
   await esbuild.stop();
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+// Run as a command (not imported); through a symbolic link too.
+if (process.argv[1] && fs.realpathSync(process.argv[1]) === fs.realpathSync(fileURLToPath(import.meta.url))) {
   if (!(process.argv.includes("--if-stale") && compileIsCurrent())) {
     const started = performance.now();
     await compile();

@@ -38,8 +38,10 @@ export type Handler<Caller> = (context: EdgeContext<Caller>) => Promise<Response
 export type Surface<Caller> = {
   /** How log lines name the surface's requests ("request", "admin request"). */
   label: string;
-  /** Identifies the caller, or throws the ApiError to answer instead (401, 403, 429…). */
+  /** Identifies the caller, or throws the ApiError to answer instead (401, 403…). */
   identify(request: Request, context: RouteContext | undefined): Promise<Caller>;
+  /** Lets an identified caller in, or throws the ApiError to answer instead (429…). */
+  admit?(caller: Caller): Promise<void>;
   /** What the log line of a refused or failed request says of its caller (never a secret). */
   logFields?(caller: Caller): Record<string, unknown>;
   /** Sets the headers every answer of the surface carries, refusals included; `caller` when identified. */
@@ -122,7 +124,10 @@ async function serve<Caller>(
         message: `${request.method} is not supported on ${url.pathname}; use ${allow}.`,
         headers: { Allow: allow },
       });
-    if (!answer.anonymous) caller = await surface.identify(request, context);
+    if (!answer.anonymous) {
+      caller = await surface.identify(request, context);
+      await surface.admit?.(caller);
+    }
     response = await handler({ request, url, params: await paramsOf(context), requestId, caller: caller as Caller });
   } catch (thrown) {
     const error = toApiError(thrown);

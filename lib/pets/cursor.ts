@@ -10,8 +10,6 @@ const VERSION = "p1";
 /** What every cursor this API issues looks like; the server's decode is the whole check. */
 export const CURSOR_PATTERN = /^[A-Za-z0-9_-]{1,200}$/;
 
-export const CURSOR_NOT_ISSUED = 'cursor is not one this API issued; take it from a Link rel="next" header';
-
 function toBase64Url(text: string): string {
   return btoa(text).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }

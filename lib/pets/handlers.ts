@@ -29,10 +29,22 @@ function queryOf(url: URL): Record<string, string> {
   return query;
 }
 
+/** The id a listPets cursor stands for; a cursor this API did not issue is a 400 naming it. */
+function afterIdOf(cursor: string): bigint {
+  const id = decodeCursor(cursor);
+  if (id === undefined) {
+    throw new ApiError("invalid_query", {
+      message: 'Invalid query: cursor is not one this API issued; take it from a Link rel="next" header.',
+      errors: [{ path: "cursor", message: "cursor is not one this API issued" }],
+    });
+  }
+  return id;
+}
+
 // GET /v1/pets — listPets
 export const listPetsHandler: Handler<ApiClient> = async ({ url }) => {
   const query = parseOrThrow(listPetsQuerySchema, queryOf(url), "invalid_query", "Invalid query");
-  const afterId = query.cursor === undefined ? undefined : decodeCursor(query.cursor);
+  const afterId = query.cursor === undefined ? undefined : afterIdOf(query.cursor);
   const page = await listPets({ limit: query.limit, status: query.status, afterId });
   const last = page.pets.at(-1);
   const headers: Record<string, string> =

@@ -4,7 +4,7 @@ import { config, type Config } from "@/lib/config";
 import { BODY_LIMIT_BYTES } from "@/lib/http/body";
 import { errorCodes, type ErrorCode } from "@/lib/http/error-codes";
 import { errorBodySchema } from "@/lib/http/errors";
-import type { Deprecation } from "@/lib/pets/deprecation";
+import type { Deprecation } from "@/lib/http/deprecation";
 import { newPetSchema, petSchema, petStatusSchema } from "@/lib/pets/schema";
 
 // The OpenAPI 3.1 document, generated: its paths from the route table (lib/v1/routes.ts), its schemas

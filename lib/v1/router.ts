@@ -7,7 +7,7 @@ import {
   type Operation,
   type RouteContext,
 } from "@/lib/http/edge";
-import { deprecationHeaders } from "@/lib/pets/deprecation";
+import { deprecationHeaders } from "@/lib/http/deprecation";
 import { v1Operations, type V1Operation } from "@/lib/v1/routes";
 import { v1Surface, type ApiClient } from "@/lib/v1/surface";
 
@@ -30,10 +30,12 @@ function buildRoutes(): Map<string, PathRoute> {
     const deprecations = operations.map((operation) => operation.deprecation);
     const pathHeaders = deprecations.every(Boolean) ? deprecationHeaders(deprecations[0]!) : {};
     const names = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
-    const pattern = new RegExp(`^${path.replace(/[.]/g, "\\.").replace(/\{\w+\}/g, "([^/]+)")}$`);
+    const literal = path.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
+    const pattern = new RegExp(`^${literal.join("([^/]+)")}$`);
     routes.set(path, { route: edgeRoute(v1Surface, table, pathHeaders), pattern, names });
   }
-  return routes;
+  // Like Next's router, a literal path wins over one with a parameter (`/v1/pets/search` over `{petId}`).
+  return new Map([...routes].sort(([, a], [, b]) => a.names.length - b.names.length));
 }
 
 const routes = buildRoutes();

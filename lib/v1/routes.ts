@@ -1,6 +1,7 @@
 import "server-only";
 import { json, type Handler, type OperationMethod } from "@/lib/http/edge";
-import { type Deprecation, getPetDeprecation } from "@/lib/pets/deprecation";
+import type { Deprecation } from "@/lib/http/deprecation";
+import { getPetDeprecation } from "@/lib/pets/deprecation";
 import { createPetHandler, getPetHandler, listPetsHandler } from "@/lib/pets/handlers";
 import { listPetsQuerySchema, newPetSchema, petIdSchema, petSchema } from "@/lib/pets/schema";
 import {

@@ -33,12 +33,13 @@ export const v1Surface: Surface<ApiClient> = {
           : "The API key is invalid or has been revoked.";
       throw new ApiError("unauthorized", { message });
     }
-    const limits = await consumeRateLimit(apiKey.id);
-    if (limits && !limits.allowed)
-      throw new ApiError("rate_limited", {
-        headers: { "Retry-After": String(limits.resetSeconds), ...rateLimitHeaders(limits) },
-      });
-    return { apiKey, limits, actingStaff: context?.actingStaff };
+    return { apiKey, actingStaff: context?.actingStaff };
+  },
+  async admit(caller) {
+    caller.limits = await consumeRateLimit(caller.apiKey.id);
+    if (caller.limits && !caller.limits.allowed) {
+      throw new ApiError("rate_limited", { headers: { "Retry-After": String(caller.limits.resetSeconds) } });
+    }
   },
   logFields: ({ apiKey, actingStaff }) => ({
     apiKeyId: apiKey.id,

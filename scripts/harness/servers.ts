@@ -1,4 +1,4 @@
-import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
@@ -13,7 +13,15 @@ const run = promisify(execFile);
 const root = path.resolve(import.meta.dirname, "../..");
 // The server and the tools run as `npm start` runs them: compiled to dist/ by scripts/build-server.mjs
 // (npm test compiles before any suite runs).
-const compiled = (entry: string) => path.join(root, "dist", `${path.basename(entry, ".ts")}.js`);
+let compileChecked = false;
+/** The compiled file of an entry, compiled first when dist/ is missing or older than a source. */
+function compiled(entry: string): string {
+  if (!compileChecked) {
+    execFileSync(process.execPath, [path.join(root, "scripts/build-server.mjs"), "--if-stale"], { stdio: "inherit" });
+    compileChecked = true;
+  }
+  return path.join(root, "dist", `${path.basename(entry, ".ts")}.js`);
+}
 
 /** The node flags production gives the server (`npm run serve`, as `npm start`), read from package.json. */
 export function serverNodeFlags(): string[] {
