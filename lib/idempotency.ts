@@ -24,7 +24,7 @@ class IdempotencyClaimLost extends Error {
 }
 
 /** An operation's answer, as it is stored for replays. */
-export type StoredResponse = { status: number; body: string; location: string | null };
+export type StoredResponse = { status: number; body: string; location: string | null; etag: string | null };
 type Claim =
   | { kind: "claimed"; lockedAt: Date }
   | { kind: "replay"; response: StoredResponse }
@@ -56,6 +56,7 @@ async function claimIdempotencyKey(apiKeyId: number, key: string, hash: string):
         responseStatus: true,
         responseBody: true,
         location: true,
+        etag: true,
         lockedAt: true,
         createdAt: true,
       },
@@ -69,7 +70,12 @@ async function claimIdempotencyKey(apiKeyId: number, key: string, hash: string):
     if (record.responseStatus !== null) {
       return {
         kind: "replay",
-        response: { status: record.responseStatus, body: record.responseBody ?? "", location: record.location },
+        response: {
+          status: record.responseStatus,
+          body: record.responseBody ?? "",
+          location: record.location,
+          etag: record.etag,
+        },
       };
     }
     if (now.getTime() - record.lockedAt.getTime() < ABANDONED_AFTER_MS) return { kind: "in_progress" };
@@ -108,9 +114,10 @@ function idempotencyKeyOf(request: Request): string | undefined {
   return key;
 }
 
-function respond({ status, body, location }: StoredResponse, replayed: boolean): Response {
+function respond({ status, body, location, etag }: StoredResponse, replayed: boolean): Response {
   const headers: Record<string, string> = { "Content-Type": "application/json" };
   if (location) headers.Location = location;
+  if (etag) headers.ETag = etag;
   if (replayed) headers["Idempotent-Replayed"] = "true";
   return new Response(body, { status, headers });
 }
@@ -158,7 +165,12 @@ function completeOnce(apiKeyId: number, key: string, operation: IdempotentOperat
       const answer = await operation(tx);
       const { count } = await tx.idempotencyRecord.updateMany({
         where: { apiKeyId, key, responseStatus: null },
-        data: { responseStatus: answer.status, responseBody: answer.body, location: answer.location },
+        data: {
+          responseStatus: answer.status,
+          responseBody: answer.body,
+          location: answer.location,
+          etag: answer.etag,
+        },
       });
       if (count !== 1) throw new IdempotencyClaimLost(); // rolls the operation back
       return answer;

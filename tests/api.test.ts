@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { parseJson } from "@/lib/http/json";
-import { call, rawCall, type Reply } from "@/scripts/harness/http";
+import { assertError, call, rawCall, type Reply } from "@/scripts/harness/http";
 import {
   createKey,
   createStaff,
   createTestDatabase,
-  postgresAvailable,
+  testProviders,
   runScript,
   startServer,
   type Entry,
@@ -21,28 +21,7 @@ const INT64_MAX = "9223372036854775807";
 const INT64_MIN = "-9223372036854775808";
 const STAFF = { email: "api-tests@animal-store.example", password: "a staff member's password" };
 
-function assertError(reply: Reply, status: number, code: string, path?: string) {
-  assert.equal(reply.status, status, reply.text);
-  assert.match(reply.headers.get("content-type") ?? "", /^application\/json/);
-  assert.equal(reply.body.code, code, reply.text);
-  assert.equal(reply.body.status, BigInt(status));
-  assert.equal(typeof reply.body.message, "string");
-  assert.ok(reply.body.message.length > 0);
-  assert.ok(reply.headers.get("x-request-id"), "X-Request-Id");
-  assert.doesNotMatch(reply.text, /\bat .+\.(ts|js):\d+/, "no stack trace");
-  if (path !== undefined) {
-    assert.ok(Array.isArray(reply.body.errors), `errors[] in ${reply.text}`);
-    assert.ok(
-      reply.body.errors.some((error: { path: string }) => error.path === path),
-      `errors[] names ${path}: ${reply.text}`,
-    );
-  }
-}
-
-const providers: ("sqlite" | "postgresql")[] = [
-  "sqlite",
-  ...((await postgresAvailable()) ? (["postgresql"] as const) : []),
-];
+const providers = await testProviders();
 const entries: Entry[] = ["custom", "next"];
 
 for (const provider of providers) {
@@ -426,8 +405,8 @@ for (const provider of providers) {
           ["DELETE", "/v1/pets", "GET, HEAD, POST, OPTIONS"],
           ["PUT", "/v1/pets", "GET, HEAD, POST, OPTIONS"],
           ["PATCH", "/v1/pets", "GET, HEAD, POST, OPTIONS"],
-          ["POST", "/v1/pets/1", "GET, HEAD, OPTIONS"],
-          ["DELETE", "/v1/pets/1", "GET, HEAD, OPTIONS"],
+          ["POST", "/v1/pets/1", "GET, HEAD, PATCH, DELETE, OPTIONS"],
+          ["PUT", "/v1/pets/1", "GET, HEAD, PATCH, DELETE, OPTIONS"],
           ["POST", "/v1/openapi.json", "GET, HEAD, OPTIONS"],
         ];
         for (const [method, path, allow] of notAllowed) {

@@ -4,7 +4,7 @@ import { call } from "@/scripts/harness/http";
 import {
   createKey,
   createTestDatabase,
-  postgresAvailable,
+  testProviders,
   runScript,
   startServer,
   type RunningServer,
@@ -13,10 +13,7 @@ import {
 
 // Idempotency-Key on createPet and per-key rate limits, over HTTP, on both databases.
 
-const providers: ("sqlite" | "postgresql")[] = [
-  "sqlite",
-  ...((await postgresAvailable()) ? (["postgresql"] as const) : []),
-];
+const providers = await testProviders();
 
 for (const provider of providers) {
   describe(`retries and limits on ${provider}`, () => {

@@ -115,6 +115,17 @@ function isolateTransactions(adapter: SqlDriverAdapter): void {
   }
 }
 
+/**
+ * SQL functions of our own. `contains_folded(text, fragment)`: whether the text, lower-cased as JavaScript does
+ * it (Unicode-aware), contains the fragment, given lower-cased. SQLite's LIKE folds ASCII letters only, so a
+ * search for a short non-ASCII fragment (`é`) uses this to ignore case as every other search does.
+ */
+function addFunctions(client: BetterSqlite3.Database): void {
+  client.function("contains_folded", { deterministic: true }, (text: unknown, fragment: unknown) =>
+    typeof text === "string" && typeof fragment === "string" && text.toLowerCase().includes(fragment) ? 1 : 0,
+  );
+}
+
 export function withSqliteAdapter(
   factory: PrismaBetterSqlite3,
   synchronous: SqliteSynchronous,
@@ -128,6 +139,7 @@ export function withSqliteAdapter(
       if (client && typeof client.prepare === "function") {
         client.pragma(`synchronous = ${synchronous === "full" ? "FULL" : "NORMAL"}`);
         cacheStatements(client);
+        addFunctions(client);
       }
       isolateTransactions(adapter);
       return adapter;

@@ -9,18 +9,33 @@ function unreadable(message: string): ApiError {
   return new ApiError("invalid_json", { message, errors: [{ path: "", message }] });
 }
 
+/** The media type of a body without its parameters, lower-cased. */
+function mediaTypeOf(contentType: string | null): string {
+  return contentType?.split(";", 1)[0].trim().toLowerCase() ?? "";
+}
+
 /** application/json, or any application/*+json, whatever its parameters. */
-function isJsonMediaType(contentType: string | null): boolean {
-  const essence = contentType?.split(";", 1)[0].trim().toLowerCase() ?? "";
+function isJsonMediaType(essence: string): boolean {
   return essence === "application/json" || /^application\/[a-z0-9.!#$&^_-]+\+json$/.test(essence);
 }
 
+/** The body types a PATCH takes (RFC 7396's own, and plain JSON), as the Accept-Patch header lists them. */
+export const MERGE_PATCH_TYPES = ["application/merge-patch+json", "application/json"];
+
 /**
  * Reads a JSON request body of at most 16 KiB. A declared length over the limit is refused before any
- * of the body is read, and an undeclared one as soon as the limit is passed.
+ * of the body is read, and an undeclared one as soon as the limit is passed. `mediaTypes` narrows the
+ * accepted types (else any JSON type); a body of another type is a 415 that lists them in Accept-Patch.
  */
-export async function readJsonBody(request: Request): Promise<{ json: unknown; text: string }> {
-  if (!isJsonMediaType(request.headers.get("content-type"))) throw new ApiError("unsupported_media_type");
+export async function readJsonBody(request: Request, mediaTypes?: string[]): Promise<{ json: unknown; text: string }> {
+  const type = mediaTypeOf(request.headers.get("content-type"));
+  if (mediaTypes ? !mediaTypes.includes(type) : !isJsonMediaType(type)) {
+    if (!mediaTypes) throw new ApiError("unsupported_media_type");
+    throw new ApiError("unsupported_media_type", {
+      message: `The request body must be sent as Content-Type: ${mediaTypes.join(" or ")}.`,
+      headers: { "Accept-Patch": mediaTypes.join(", ") },
+    });
+  }
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > BODY_LIMIT_BYTES) throw new ApiError("payload_too_large");
 

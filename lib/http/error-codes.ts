@@ -16,6 +16,11 @@ export const errorCodes = {
     status: 409,
     message: "A request with this Idempotency-Key is still being processed; retry shortly.",
   },
+  precondition_failed: {
+    status: 412,
+    message:
+      "The pet has changed since it was read: If-Match does not match its current ETag. Read it again, then retry.",
+  },
   payload_too_large: { status: 413, message: "The request body is larger than 16 KiB." },
   unsupported_media_type: { status: 415, message: "The request body must be sent as Content-Type: application/json." },
   idempotency_key_reused: {

@@ -1,14 +1,24 @@
 import "server-only";
 import { z } from "zod";
-import { readJsonBody } from "@/lib/http/body";
-import { jsonText, type Handler } from "@/lib/http/edge";
+import { MERGE_PATCH_TYPES, readJsonBody } from "@/lib/http/body";
+import { conditionOf, type EntityTag } from "@/lib/http/conditional";
+import { jsonText, type EdgeContext, type Handler } from "@/lib/http/edge";
 import { ApiError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
 import { idempotency } from "@/lib/idempotency";
 import { decodeCursor, nextPageLink } from "@/lib/pets/cursor";
 import { stringifyPet, stringifyPets } from "@/lib/pets/json";
-import { listPetsQuerySchema, newPetSchema, petIdSchema } from "@/lib/pets/schema";
-import { createPet, findPet, listPets } from "@/lib/pets/store";
+import { listPetsQuerySchema, newPetSchema, petIdSchema, petPatchSchema } from "@/lib/pets/schema";
+import {
+  createPet,
+  deletePet,
+  findPet,
+  listPets,
+  updatePet,
+  type ChangeOutcome,
+  type Expected,
+  type VersionedPet,
+} from "@/lib/pets/store";
 import type { ApiClient } from "@/lib/v1/surface";
 
 // The pets operations of /v1: each parses its input, calls the store, shapes the response. The route
@@ -45,11 +55,11 @@ function afterIdOf(cursor: string): bigint {
 export const listPetsHandler: Handler<ApiClient> = async ({ url }) => {
   const query = parseOrThrow(listPetsQuerySchema, queryOf(url), "invalid_query", "Invalid query");
   const afterId = query.cursor === undefined ? undefined : afterIdOf(query.cursor);
-  const page = await listPets({ limit: query.limit, status: query.status, afterId });
+  const page = await listPets({ limit: query.limit, status: query.status, q: query.q, afterId });
   const last = page.pets.at(-1);
   const headers: Record<string, string> =
     page.more && last
-      ? { Link: nextPageLink(url.pathname, { limit: String(query.limit), status: query.status }, last.id) }
+      ? { Link: nextPageLink(url.pathname, { limit: String(query.limit), status: query.status, q: query.q }, last.id) }
       : {};
   return jsonText(stringifyPets(page.pets), { headers });
 };
@@ -60,17 +70,100 @@ export const createPetHandler: Handler<ApiClient> = async ({ request, caller }) 
   const body = await readJsonBody(request);
   const input = parseOrThrow(newPetSchema, body.json, "invalid_body", "Invalid pet");
   return once.run(body.text, async (tx) => {
-    const pet = await createPet(input, tx);
-    return { status: 201, body: stringifyPet(pet), location: `/v1/pets/${pet.id}` };
+    const created = await createPet(input, tx);
+    const { id } = created.pet;
+    return { status: 201, body: stringifyPet(created.pet), location: `/v1/pets/${id}`, etag: petEtag(created) };
   });
 };
 
 const petPathSchema = z.object({ petId: petIdSchema });
 
+function petIdOf(params: Record<string, string>): bigint {
+  return parseOrThrow(petPathSchema, params, "invalid_path", "Invalid path").petId;
+}
+
+function notFound(id: bigint): ApiError {
+  return new ApiError("not_found", { message: `No pet has id ${id}.` });
+}
+
+/** A pet's strong ETag: its id and the count of its changes, so it changes whenever the pet does. */
+export function petEtag({ pet, version }: VersionedPet): string {
+  return `"${pet.id}.${version}"`;
+}
+
+/**
+ * The versions of this pet that entity-tags name: If-Match compares strongly (a weak tag names nothing),
+ * If-None-Match weakly. Tags of other pets, or not of this service's making, name nothing.
+ */
+function versionsNamed(tags: EntityTag[], id: bigint, { weakly }: { weakly: boolean }): number[] {
+  return tags.flatMap(({ weak, opaque }) => {
+    const match = /^([0-9]+)\.([1-9][0-9]{0,9})$/.exec(opaque);
+    return (weakly || !weak) && match && BigInt(match[1]) === id ? [Number(match[2])] : [];
+  });
+}
+
+/**
+ * A request's preconditions on this pet (RFC 9110 §13.1): `ifMatch`, the versions If-Match accepts (undefined
+ * for any: no header, or `*`, since a pet that does not exist is a 404 either way, §13.2.1); `ifNoneMatch`, the
+ * versions If-None-Match refuses, or `*` for any.
+ */
+function preconditionsOf(request: Request, id: bigint, options: { lenient?: boolean } = {}) {
+  const ifMatch = conditionOf(request, "If-Match", options);
+  const ifNoneMatch = conditionOf(request, "If-None-Match", options);
+  return {
+    ifMatch: ifMatch === undefined || ifMatch === "*" ? undefined : versionsNamed(ifMatch, id, { weakly: false }),
+    ifNoneMatch: ifNoneMatch === "*" ? ("*" as const) : ifNoneMatch && versionsNamed(ifNoneMatch, id, { weakly: true }),
+  };
+}
+
+/** What a change asks of the pet's version; `If-None-Match: *` (only if it does not exist) holds for no pet. */
+function expectedOf(request: Request, id: bigint): Expected {
+  const { ifMatch, ifNoneMatch } = preconditionsOf(request, id);
+  return ifNoneMatch === "*" ? { among: [] } : { among: ifMatch, notAmong: ifNoneMatch };
+}
+
+function settled<T>(outcome: ChangeOutcome<T>, id: bigint): T {
+  if (outcome.kind === "not_found") throw notFound(id);
+  if (outcome.kind === "stale") throw new ApiError("precondition_failed");
+  return outcome.result;
+}
+
+function petAnswer(found: VersionedPet): Response {
+  return jsonText(stringifyPet(found.pet), { headers: { ETag: petEtag(found) } });
+}
+
+/**
+ * One pet with its ETag: getPet's work, and the admin app's read of a pet (which must outlive getPet's sunset,
+ * so it calls this and not the deprecated operation). If-None-Match naming it is a 304, a stale If-Match a 412,
+ * in RFC 9110 §13.2.2's order. getPet ignored these headers before it had ETags, so a malformed one is still
+ * ignored rather than refused: a read is safe to answer in full.
+ */
+export async function readPet({ request, params }: Pick<EdgeContext<unknown>, "request" | "params">) {
+  const id = petIdOf(params);
+  const { ifMatch, ifNoneMatch } = preconditionsOf(request, id, { lenient: true });
+  const found = await findPet(id);
+  if (!found) throw notFound(id);
+  if (ifMatch && !ifMatch.includes(found.version)) throw new ApiError("precondition_failed");
+  if (ifNoneMatch === "*" || ifNoneMatch?.includes(found.version))
+    return new Response(null, { status: 304, headers: { ETag: petEtag(found) } });
+  return petAnswer(found);
+}
+
 // GET /v1/pets/{petId} — getPet (deprecated)
-export const getPetHandler: Handler<ApiClient> = async ({ params }) => {
-  const { petId } = parseOrThrow(petPathSchema, params, "invalid_path", "Invalid path");
-  const pet = await findPet(petId);
-  if (!pet) throw new ApiError("not_found", { message: `No pet has id ${petId}.` });
-  return jsonText(stringifyPet(pet));
+export const getPetHandler: Handler<ApiClient> = readPet;
+
+// PATCH /v1/pets/{petId} — updatePet
+export const updatePetHandler: Handler<ApiClient> = async ({ request, params }) => {
+  const id = petIdOf(params);
+  const expected = expectedOf(request, id);
+  const body = await readJsonBody(request, MERGE_PATCH_TYPES);
+  const patch = parseOrThrow(petPatchSchema, body.json, "invalid_body", "Invalid pet");
+  return petAnswer(settled(await updatePet(id, patch, expected), id));
+};
+
+// DELETE /v1/pets/{petId} — deletePet
+export const deletePetHandler: Handler<ApiClient> = async ({ request, params }) => {
+  const id = petIdOf(params);
+  settled(await deletePet(id, expectedOf(request, id)), id);
+  return new Response(null, { status: 204 });
 };

@@ -6,9 +6,12 @@ import { INT64_MAX, int64Schema } from "@/lib/http/int64";
 // from them, and the serialiser and the database columns (lib/pets/json.ts, store.ts) follow petSchema.
 
 export const petStatuses = ["available", "pending", "sold"] as const;
-export const petStatusSchema = z
-  .enum(petStatuses, { error: `must be one of ${petStatuses.join(", ")}` })
-  .meta({ id: "PetStatus", description: "Availability of a pet." });
+export const petStatusSchema = z.enum(petStatuses, { error: `must be one of ${petStatuses.join(", ")}` }).meta({
+  id: "PetStatus",
+  description:
+    "Availability of a pet. Any status may follow any other (a sold pet may be made available again), " +
+    "and a pet may have none.",
+});
 export type PetStatus = z.infer<typeof petStatusSchema>;
 
 export const NAME_MAX_LENGTH = 200;
@@ -51,11 +54,43 @@ export const newPetSchema = z
   .meta({ id: "NewPet", description: "A pet to add. Members other than these are refused." });
 export type NewPet = z.infer<typeof newPetSchema>;
 
+/**
+ * The body of updatePet: a JSON Merge Patch (RFC 7396) of the pet's members. A member that is present is set,
+ * validated exactly as createPet validates it; `"status": null` removes the status; `name` and `categoryId`
+ * cannot be removed, so `null` for them is refused, as are `id` and any unknown member. `{}` changes nothing.
+ */
+export const petPatchSchema = z
+  .strictObject(
+    {
+      name: petNameSchema.optional(),
+      categoryId: petSchema.shape.categoryId.optional(),
+      status: petStatusSchema.nullable().optional(),
+    },
+    { error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "the body must be a JSON object") },
+  )
+  .meta({
+    id: "PetPatch",
+    description:
+      "Changes to a pet, as a JSON Merge Patch (RFC 7396): members left out stay as they are, " +
+      '`"status": null` removes the status. `id` and unknown members are refused.',
+  });
+export type PetPatch = z.infer<typeof petPatchSchema>;
+
 /** The members of a pet, in the order the API writes them. */
 export const petMembers = Object.keys(petSchema.shape) as (keyof Pet)[];
 
 export const LIST_LIMIT_DEFAULT = 20;
 export const LIST_LIMIT_MAX = 100;
+export const SEARCH_MAX_LENGTH = 100;
+
+/** A name fragment to search for: what a name contains, ignoring case. */
+export const petSearchSchema = z
+  .string()
+  .refine((q) => q.length > 0 && [...q].length <= SEARCH_MAX_LENGTH, `q must be 1 to ${SEARCH_MAX_LENGTH} characters`)
+  .meta({ minLength: 1, maxLength: SEARCH_MAX_LENGTH })
+  // No name contains a control character (petNameSchema), and PostgreSQL refuses a NUL in a parameter.
+  // eslint-disable-next-line no-control-regex -- matching control characters is the point
+  .refine((q) => !/[\u0000-\u001f\u007f]/.test(q), "q must be text without control characters");
 
 export const listPetsQuerySchema = z.strictObject(
   {
@@ -72,6 +107,11 @@ export const listPetsQuerySchema = z.strictObject(
       .default(LIST_LIMIT_DEFAULT)
       .meta({ description: "Maximum number of pets returned." }),
     status: petStatusSchema.optional().meta({ description: "Only pets with this status." }),
+    q: petSearchSchema.optional().meta({
+      description:
+        `Only pets whose name contains this text, ignoring case (1 to ${SEARCH_MAX_LENGTH} characters). ` +
+        "Fragments of three or more characters are answered from an index.",
+    }),
     cursor: z.string().min(1, "cursor must not be empty").optional().meta({
       description: 'Opaque position from a previous page\'s Link rel="next"; start from the first page without it.',
     }),

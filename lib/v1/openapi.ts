@@ -5,7 +5,7 @@ import { BODY_LIMIT_BYTES } from "@/lib/http/body";
 import { errorCodes, type ErrorCode } from "@/lib/http/error-codes";
 import { errorBodySchema } from "@/lib/http/errors";
 import type { Deprecation } from "@/lib/http/deprecation";
-import { newPetSchema, petSchema, petStatusSchema } from "@/lib/pets/schema";
+import { newPetSchema, petPatchSchema, petSchema, petStatusSchema } from "@/lib/pets/schema";
 
 // The OpenAPI 3.1 document, generated: its paths from the route table (lib/v1/routes.ts), its schemas
 // from the zod schemas that validate requests (OpenAPI 3.1 schemas are JSON Schema 2020-12, which zod
@@ -24,6 +24,8 @@ export type OperationDocument = {
   headers?: { name: string; description: string; schema: Record<string, unknown> }[];
   /** The request body: a schema with a component id. */
   body?: z.ZodType;
+  /** The body's media types (default application/json). */
+  bodyMediaTypes?: string[];
   responses: Record<string, unknown>;
 };
 
@@ -36,7 +38,7 @@ export type DocumentedOperation = {
 };
 
 const registry = z.registry<{ id: string }>();
-for (const schema of [petStatusSchema, newPetSchema, petSchema, errorBodySchema]) {
+for (const schema of [petStatusSchema, newPetSchema, petPatchSchema, petSchema, errorBodySchema]) {
   registry.add(schema, { id: schema.meta()!.id! });
 }
 
@@ -158,7 +160,14 @@ function operationObject({ deprecation, openapi }: DocumentedOperation & { opena
     description: notes ? `${notes.description} ${openapi.description}` : openapi.description,
     ...(list.length ? { parameters: list } : {}),
     ...(openapi.body
-      ? { requestBody: { required: true, content: { "application/json": { schema: ref(openapi.body) } } } }
+      ? {
+          requestBody: {
+            required: true,
+            content: Object.fromEntries(
+              (openapi.bodyMediaTypes ?? ["application/json"]).map((type) => [type, { schema: ref(openapi.body!) }]),
+            ),
+          },
+        }
       : {}),
     responses,
   };
@@ -182,7 +191,7 @@ function buildDocument({ API_PRODUCTION_URL, API_STAGING_URL }: Config, operatio
     info: {
       title: "Animal Store Service",
       version: "1.0.0",
-      summary: "The store's animal catalogue: list, add and fetch pets.",
+      summary: "The store's animal catalogue: list, search, add, change and remove pets.",
       description: [
         "JSON over HTTP with bearer API keys. Every error is an `Error` body whose `status` repeats the HTTP status; " +
           "400s about the body also name each offending member in `errors`.",
@@ -192,6 +201,10 @@ function buildDocument({ API_PRODUCTION_URL, API_STAGING_URL }: Config, operatio
         "- **Paging**: lists are in ascending id order. When more pets follow, " +
           'the response has a `Link: <…>; rel="next"` header (RFC 8288) whose URL carries an opaque `cursor`; ' +
           "the body stays a bare array.",
+        "- **Statuses**: any status may follow any other (available, pending, sold, or none); there is no " +
+          "enforced order of transitions.",
+        "- **Concurrency**: every single-pet response carries a strong `ETag`; updatePet and deletePet honour " +
+          "`If-Match` (412 `precondition_failed` when stale), getPet honours `If-None-Match` (304).",
         `- **Bodies**: \`application/json\` only (else 415), at most ${BODY_LIMIT_BYTES / 1024} KiB (else 413); ` +
           "unknown members are refused.",
         "- **Unsupported methods** get 405 with an `Allow` header; unknown paths under /v1 get a JSON 404.",

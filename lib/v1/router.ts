@@ -7,6 +7,7 @@ import {
   type Operation,
   type RouteContext,
 } from "@/lib/http/edge";
+import { MERGE_PATCH_TYPES } from "@/lib/http/body";
 import { deprecationHeaders } from "@/lib/http/deprecation";
 import { v1Operations, type V1Operation } from "@/lib/v1/routes";
 import { v1Surface, type ApiClient } from "@/lib/v1/surface";
@@ -27,8 +28,11 @@ function buildRoutes(): Map<string, PathRoute> {
       table[method] = { handler, anonymous, headers: deprecation && deprecationHeaders(deprecation) };
     }
     // A path whose every operation is deprecated carries the notice on every answer: 405s and OPTIONS too.
+    // Where only some are (getPet beside updatePet and deletePet), only their own answers carry it.
     const deprecations = operations.map((operation) => operation.deprecation);
     const pathHeaders = deprecations.every(Boolean) ? deprecationHeaders(deprecations[0]!) : {};
+    // A path that takes PATCH says which bodies it takes on every answer, OPTIONS included (RFC 5789 §3.1).
+    if (table.PATCH) pathHeaders["Accept-Patch"] = MERGE_PATCH_TYPES.join(", ");
     const names = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
     const literal = path.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
     const pattern = new RegExp(`^${literal.join("([^/]+)")}$`);

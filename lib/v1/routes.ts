@@ -2,8 +2,15 @@ import "server-only";
 import { json, type Handler, type OperationMethod } from "@/lib/http/edge";
 import type { Deprecation } from "@/lib/http/deprecation";
 import { getPetDeprecation } from "@/lib/pets/deprecation";
-import { createPetHandler, getPetHandler, listPetsHandler } from "@/lib/pets/handlers";
-import { listPetsQuerySchema, newPetSchema, petIdSchema, petSchema } from "@/lib/pets/schema";
+import { MERGE_PATCH_TYPES } from "@/lib/http/body";
+import {
+  createPetHandler,
+  deletePetHandler,
+  getPetHandler,
+  listPetsHandler,
+  updatePetHandler,
+} from "@/lib/pets/handlers";
+import { listPetsQuerySchema, newPetSchema, petIdSchema, petPatchSchema, petSchema } from "@/lib/pets/schema";
 import {
   commonErrors,
   errorAnswer,
@@ -38,6 +45,33 @@ export type V1Operation = {
 const openApiHandler: Handler<ApiClient> = async () =>
   json(openApiDocument(v1Operations), { headers: { "Cache-Control": "public, max-age=300" } });
 
+const etagHeader = {
+  description:
+    'The pet\'s strong entity-tag (`"<id>.<version>"`, to be treated as opaque): it changes whenever the pet ' +
+    "changes. Send it back as `If-Match` to change the pet only if nobody changed it meanwhile.",
+  schema: { type: "string" },
+};
+const ifMatchHeader = {
+  name: "If-Match",
+  description:
+    "Optional. Apply the change only while the pet's ETag is one of these (or `*`: any existing pet); " +
+    "otherwise 412 `precondition_failed` and nothing changes. Without it, the change is unconditional.",
+  schema: { type: "string" },
+};
+const ifNoneMatchOnChange = {
+  name: "If-None-Match",
+  description:
+    "Optional. `*`, or ETags under which the change must not be made: when the pet's current ETag is among them " +
+    "(compared weakly), or the pet exists at all for `*`, 412 `precondition_failed` and nothing changes.",
+  schema: { type: "string" },
+};
+const preconditionFailed = errorAnswer(["precondition_failed"], {
+  description:
+    "`precondition_failed`: the pet has changed since the ETag in `If-Match` was read; nothing was changed. " +
+    "Read the pet again (its current values and ETag), then decide whether to apply the change again.",
+});
+const petPath = { petId: petIdSchema };
+
 export const v1Operations: readonly V1Operation[] = [
   {
     method: "GET",
@@ -47,15 +81,15 @@ export const v1Operations: readonly V1Operation[] = [
       operationId: "listPets",
       summary: "List pets",
       description:
-        "A page of pets in ascending id order, optionally only those with one status. " +
-        'Follow the `Link` rel="next" header for the next page.',
+        "A page of pets in ascending id order, optionally only those with one status and those whose name " +
+        'contains `q`. Follow the `Link` rel="next" header for the next page: it keeps the same filters.',
       query: listPetsQuerySchema,
       responses: {
         "200": {
           description: "A page of pets (a bare array; `[]` when none).",
           headers: {
             Link: {
-              description: 'Present when more pets follow: `</v1/pets?limit=…&cursor=…>; rel="next"`.',
+              description: 'Present when more pets follow: `</v1/pets?limit=…&q=…&cursor=…>; rel="next"`.',
               schema: { type: "string" },
             },
             "X-Request-Id": requestIdHeader,
@@ -92,6 +126,7 @@ export const v1Operations: readonly V1Operation[] = [
           description: "The pet as stored, with its id.",
           headers: {
             Location: { description: "/v1/pets/{id} of the new pet.", schema: { type: "string" } },
+            ETag: etagHeader,
             "Idempotent-Replayed": {
               description: "`true` when this is the stored answer to an earlier request with the same Idempotency-Key.",
               schema: { type: "string" },
@@ -118,16 +153,89 @@ export const v1Operations: readonly V1Operation[] = [
     openapi: {
       operationId: "getPet",
       summary: "Get a pet (deprecated)",
-      description: "Use `GET /pets` instead, with the `status` filter to narrow it.",
-      path: { petId: petIdSchema },
+      description:
+        "Use `GET /pets` instead, with the `status` filter (and `q`) to narrow it. Answers with the pet's `ETag`; " +
+        "with `If-None-Match` naming it, 304 without a body; with an `If-Match` that does not, 412. Malformed " +
+        "conditional headers are ignored here, as they were before the pet had an ETag.",
+      path: petPath,
+      headers: [
+        {
+          name: "If-None-Match",
+          description: "Optional: ETags the client already holds; when one is current, 304 Not Modified.",
+          schema: { type: "string" },
+        },
+        {
+          name: "If-Match",
+          description: "Optional: answer only if the pet's current ETag is among these (or `*`), else 412.",
+          schema: { type: "string" },
+        },
+      ],
       responses: {
         "200": {
           description: "The pet.",
-          headers: { "X-Request-Id": requestIdHeader },
+          headers: { ETag: etagHeader, "X-Request-Id": requestIdHeader },
           content: { "application/json": { schema: ref(petSchema) } },
         },
+        "304": { description: "The pet is unchanged since the ETag in If-None-Match.", headers: { ETag: etagHeader } },
         "400": errorAnswer(["invalid_path"]),
         "404": errorAnswer(["not_found"]),
+        "412": preconditionFailed,
+        ...commonErrors,
+      },
+    },
+  },
+  {
+    method: "PATCH",
+    path: "/v1/pets/{petId}",
+    handler: updatePetHandler,
+    openapi: {
+      operationId: "updatePet",
+      summary: "Change a pet",
+      description:
+        "A JSON Merge Patch (RFC 7396): the members sent are set, each validated as in createPet; " +
+        '`"status": null` removes the status; `{}` changes nothing. Any status may follow any other. ' +
+        "Answers with the whole pet and its new `ETag`. Send `If-Match` with the ETag you read so that a " +
+        "colleague's change made meanwhile is never overwritten (412 instead).",
+      path: petPath,
+      headers: [ifMatchHeader, ifNoneMatchOnChange],
+      body: petPatchSchema,
+      bodyMediaTypes: MERGE_PATCH_TYPES,
+      responses: {
+        "200": {
+          description: "The pet as it is now.",
+          headers: { ETag: etagHeader, "X-Request-Id": requestIdHeader, ...rateLimitHeaders },
+          content: { "application/json": { schema: ref(petSchema) } },
+        },
+        "400": errorAnswer(["invalid_body", "invalid_json", "invalid_path", "invalid_header"]),
+        "404": errorAnswer(["not_found"]),
+        "412": preconditionFailed,
+        "413": errorAnswer(["payload_too_large"]),
+        "415": errorAnswer(["unsupported_media_type"], {
+          headers: {
+            "Accept-Patch": { description: "The body types PATCH takes.", schema: { type: "string" } },
+          },
+        }),
+        ...commonErrors,
+      },
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/v1/pets/{petId}",
+    handler: deletePetHandler,
+    openapi: {
+      operationId: "deletePet",
+      summary: "Remove a pet",
+      description:
+        "The pet leaves every list at once; its id is never given to another pet. A second delete is a 404. " +
+        "`If-Match` makes it conditional, as for updatePet.",
+      path: petPath,
+      headers: [ifMatchHeader, ifNoneMatchOnChange],
+      responses: {
+        "204": { description: "Deleted.", headers: { "X-Request-Id": requestIdHeader, ...rateLimitHeaders } },
+        "400": errorAnswer(["invalid_path", "invalid_header"]),
+        "404": errorAnswer(["not_found"]),
+        "412": preconditionFailed,
         ...commonErrors,
       },
     },

@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import http from "node:http";
 import { parseJson } from "@/lib/http/json";
 
@@ -55,4 +56,26 @@ export function rawCall(
     for (const chunk of options.chunks ?? []) request.write(chunk);
     request.end();
   });
+}
+
+/**
+ * Asserts an Error body: the status, the code, `status` repeated in the body, a message, a request id, no stack
+ * trace, and, when `path` is given, an entry of errors[] naming that member ("" for the whole body).
+ */
+export function assertError(reply: Reply, status: number, code: string, path?: string): void {
+  assert.equal(reply.status, status, reply.text);
+  assert.match(reply.headers.get("content-type") ?? "", /^application\/json/);
+  assert.equal(reply.body.code, code, reply.text);
+  assert.equal(reply.body.status, BigInt(status));
+  assert.equal(typeof reply.body.message, "string");
+  assert.ok(reply.body.message.length > 0);
+  assert.ok(reply.headers.get("x-request-id"), "X-Request-Id");
+  assert.doesNotMatch(reply.text, /\bat .+\.(ts|js):\d+/, "no stack trace");
+  if (path !== undefined) {
+    assert.ok(Array.isArray(reply.body.errors), `errors[] in ${reply.text}`);
+    assert.ok(
+      reply.body.errors.some((error: { path: string }) => error.path === path),
+      `errors[] names ${path}: ${reply.text}`,
+    );
+  }
 }

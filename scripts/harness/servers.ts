@@ -54,6 +54,11 @@ export async function postgresAvailable(): Promise<boolean> {
   }
 }
 
+/** The databases a suite runs on: SQLite always, PostgreSQL when it answers (always in CI). */
+export async function testProviders(): Promise<("sqlite" | "postgresql")[]> {
+  return ["sqlite", ...((await postgresAvailable()) ? (["postgresql"] as const) : [])];
+}
+
 export async function createTestDatabase(provider: "sqlite" | "postgresql"): Promise<TestDatabase> {
   if (provider === "sqlite") {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-test-"));

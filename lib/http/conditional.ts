@@ -1,0 +1,53 @@
+import "server-only";
+import { ApiError } from "@/lib/http/errors";
+
+// Conditional requests (RFC 9110 §13): the entity-tags of If-Match and If-None-Match, read strictly. A
+// malformed header is refused with a 400 rather than ignored: ignoring an If-Match would turn a change the
+// client made conditional into an unconditional one.
+
+export type EntityTag = { weak: boolean; opaque: string };
+
+/** "*" (any current representation), a list of entity-tags, or undefined when the header is absent. */
+export type Condition = "*" | EntityTag[] | undefined;
+
+// An entity-tag: optional W/, then a quoted string of etagc characters (RFC 9110 §8.8.3).
+const ENTITY_TAG = /(W\/)?"([\x21\x23-\x7e\x80-\xff]*)"/y;
+
+/**
+ * The entity-tags of a conditional header, or a 400 `invalid_header` naming it when malformed; `lenient` reads a
+ * malformed one as absent instead (for a read, which is safe to answer in full).
+ */
+export function conditionOf(
+  request: Request,
+  header: "If-Match" | "If-None-Match",
+  { lenient = false } = {},
+): Condition {
+  const raw = request.headers.get(header);
+  if (raw === null) return undefined;
+  const value = raw.trim();
+  if (value === "*") return "*";
+  // A comma-separated list (RFC 9110 §5.6.1): empty elements and whitespace around commas are allowed.
+  const LIST_SEPARATOR = /[ \t]*(?:,[ \t]*)+/y;
+  const tags: EntityTag[] = [];
+  let position = 0;
+  LIST_SEPARATOR.lastIndex = 0;
+  if (LIST_SEPARATOR.test(value)) position = LIST_SEPARATOR.lastIndex;
+  while (position < value.length) {
+    ENTITY_TAG.lastIndex = position;
+    const match = ENTITY_TAG.exec(value);
+    if (!match) break;
+    tags.push({ weak: Boolean(match[1]), opaque: match[2] });
+    position = ENTITY_TAG.lastIndex;
+    LIST_SEPARATOR.lastIndex = position;
+    if (LIST_SEPARATOR.test(value)) position = LIST_SEPARATOR.lastIndex;
+    else if (position < value.length) break; // two tags without a comma between them
+  }
+  if (tags.length === 0 || position < value.length) {
+    if (lenient) return undefined;
+    throw new ApiError("invalid_header", {
+      message: `${header} must be * or a list of entity-tags such as "12.3", as an ETag header gave them.`,
+      errors: [{ path: header, message: 'must be * or a list of quoted entity-tags ("…")' }],
+    });
+  }
+  return tags;
+}

@@ -1,0 +1,4 @@
+-- Nothing to do on SQLite: PostgreSQL's 0005 gives its planner a finer histogram of pets.name for search.
+-- SQLite answers a search for 3+ characters from the FTS5 trigram table in id order whatever the share of
+-- matching names, and shorter text by a walk of the primary key. This file keeps both providers' migrations
+-- numbered alike, as npm run db:diff numbers the next one by counting them.
