@@ -7,7 +7,7 @@ test.describe("adding a pet", () => {
     await page.goto("/admin?status=pending&limit=100");
     await page.evaluate(() => ((window as unknown as { stillThisPage: boolean }).stillThisPage = true));
     const name = `Waffles ${Date.now()}`;
-    await page.getByLabel("Name").fill(name);
+    await page.getByLabel("Name", { exact: true }).fill(name);
     await page.getByLabel("Category id").fill("2");
     await page.getByLabel("Status (optional)").selectOption("pending");
     await page.getByRole("button", { name: "Add pet" }).click();
@@ -19,7 +19,7 @@ test.describe("adding a pet", () => {
     await expect(row.locator("td").nth(2)).toHaveText("2");
     await expect(row.locator("td").nth(3)).toHaveText("pending");
     expect(await page.evaluate(() => (window as unknown as { stillThisPage?: boolean }).stillThisPage)).toBe(true);
-    await expect(page.getByLabel("Name")).toHaveValue(""); // ready for the next one
+    await expect(page.getByLabel("Name", { exact: true })).toHaveValue(""); // ready for the next one
   });
 
   test("invalid input shows the schema's messages next to the inputs, without a request", async ({
@@ -34,16 +34,16 @@ test.describe("adding a pet", () => {
     await submit.click();
     await expect(page.locator("#name-error")).toHaveText("name must not be empty");
     await expect(page.locator("#categoryId-error")).toHaveText("categoryId is required");
-    await expect(page.getByLabel("Name")).toHaveAttribute("aria-invalid", "true");
-    await expect(page.getByLabel("Name")).toBeFocused();
+    await expect(page.getByLabel("Name", { exact: true })).toHaveAttribute("aria-invalid", "true");
+    await expect(page.getByLabel("Name", { exact: true })).toBeFocused();
 
-    await page.getByLabel("Name").fill("   ");
+    await page.getByLabel("Name", { exact: true }).fill("   ");
     await page.getByLabel("Category id").fill("three");
     await submit.click();
     await expect(page.locator("#name-error")).toHaveText("name must not be empty");
     await expect(page.locator("#categoryId-error")).toHaveText("categoryId must be an integer");
 
-    await page.getByLabel("Name").fill("x".repeat(201));
+    await page.getByLabel("Name", { exact: true }).fill("x".repeat(201));
     await page.getByLabel("Category id").fill("9223372036854775808");
     await submit.click();
     await expect(page.locator("#name-error")).toHaveText("name must be at most 200 characters");
@@ -67,7 +67,7 @@ test.describe("adding a pet", () => {
     const answer = page.waitForResponse(
       (response) => response.request().method() === "POST" && response.url().endsWith("/admin/api/pets"),
     );
-    await page.getByLabel("Name").fill("Tampered");
+    await page.getByLabel("Name", { exact: true }).fill("Tampered");
     await page.getByLabel("Category id").fill("1");
     await page.getByRole("button", { name: "Add pet" }).click();
     const response = await answer;
@@ -89,7 +89,7 @@ test.describe("adding a pet", () => {
     });
     const hostile = "<img src=x onerror=alert(1)>";
     await page.goto("/admin?status=sold&limit=100");
-    await page.getByLabel("Name").fill(hostile);
+    await page.getByLabel("Name", { exact: true }).fill(hostile);
     await page.getByLabel("Category id").fill("1");
     await page.getByLabel("Status (optional)").selectOption("sold");
     await page.getByRole("button", { name: "Add pet" }).click();

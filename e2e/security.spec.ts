@@ -29,7 +29,7 @@ test.describe("what reaches the browser", () => {
     await page.getByRole("link", { name: "all", exact: true }).click();
     await page.getByRole("link", { name: "Next" }).click();
     await expect(page.getByText("Page 2")).toBeVisible();
-    await page.getByLabel("Name").fill("Key Watch");
+    await page.getByLabel("Name", { exact: true }).fill("Key Watch");
     await page.getByLabel("Category id").fill("3");
     await page.getByRole("button", { name: "Add pet" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Added" })).toBeVisible();
@@ -98,7 +98,7 @@ test.describe("at phone width", () => {
     await expect
       .poll(async () => new Set(await page.getByTestId("pet-row").locator("td:nth-child(4)").allInnerTexts()))
       .toEqual(new Set(["sold"]));
-    await page.getByLabel("Name").fill("Pocket Hamster");
+    await page.getByLabel("Name", { exact: true }).fill("Pocket Hamster");
     await page.getByLabel("Category id").fill("6");
     await page.getByLabel("Status (optional)").selectOption("sold");
     await page.getByRole("button", { name: "Add pet" }).tap();

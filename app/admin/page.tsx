@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Suspense } from "react";
-import { AddPetForm } from "@/components/admin/add-pet-form";
-import { Catalogue } from "@/components/admin/catalogue";
+import { AdminCatalogue } from "@/components/admin/admin-catalogue";
 import { SignOutButton } from "@/components/admin/sign-out-button";
 import { requireStaff } from "@/lib/auth/page-session";
 
@@ -38,11 +37,10 @@ export default async function CataloguePage({ searchParams }: { searchParams: Se
           </div>
         </div>
       </header>
-      <main className="mx-auto grid max-w-6xl gap-8 px-4 py-6 lg:grid-cols-[minmax(0,1fr)_20rem]">
+      <main className="mx-auto grid max-w-6xl gap-8 px-4 py-6 lg:grid-cols-[minmax(0,1fr)_23rem]">
         <Suspense>
-          <Catalogue />
+          <AdminCatalogue />
         </Suspense>
-        <AddPetForm />
       </main>
     </>
   );

@@ -1,30 +1,38 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import Link from "next/link";
-import { useRouter, useSearchParams } from "next/navigation";
+import { useNavigate, ViewLink } from "@/components/admin/catalogue-navigation";
+import { focusRing } from "@/components/admin/form-fields";
+import { SearchBox } from "@/components/admin/search-box";
 import { StatusBadge } from "@/components/admin/status-badge";
 import { AdminRequestError, fetchPetPage, type PetPage } from "@/lib/client/admin-api";
 import {
   listQuery,
   PAGE_SIZES,
-  readView,
   STATUS_FILTERS,
   viewHref,
   type CatalogueView,
   type PageSize,
 } from "@/lib/client/catalogue-view";
+import { PETS_KEY } from "@/lib/client/pet-cache";
 
-const focusRing = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
+export const CATALOGUE_TITLE_ID = "catalogue-title";
 
 export function petsQueryKey(view: CatalogueView) {
-  return ["pets", listQuery(view)] as const;
+  return [...PETS_KEY, listQuery(view)] as const;
 }
 
-/** The catalogue: status filter, page size, the table of one page, and paging by the API's cursor. */
-export function Catalogue() {
-  const router = useRouter();
-  const view = readView(useSearchParams());
+/** The id of a pet's link in the table, to give the focus back to when its panel closes. */
+export function petLinkId(id: string): string {
+  return `pet-link-${id}`;
+}
+
+/**
+ * The catalogue: the name search, status filter, page size, the table of one page (each name opening its pet's
+ * panel), and paging by the API's cursor. `notice` is what the page has to say about the catalogue (a deletion).
+ */
+export function Catalogue({ view, notice }: { view: CatalogueView; notice?: React.ReactNode }) {
+  const navigate = useNavigate();
   const query = useQuery({
     queryKey: petsQueryKey(view),
     queryFn: () => fetchPetPage(listQuery(view)),
@@ -37,7 +45,7 @@ export function Catalogue() {
   return (
     <section aria-labelledby="catalogue-title" className="min-w-0">
       <div className="flex flex-wrap items-end justify-between gap-4">
-        <h1 id="catalogue-title" className="text-2xl font-semibold">
+        <h1 id={CATALOGUE_TITLE_ID} tabIndex={-1} className={`text-2xl font-semibold ${focusRing}`}>
           Catalogue
         </h1>
         <label className="flex items-center gap-2 text-sm">
@@ -45,9 +53,7 @@ export function Catalogue() {
           <select
             value={view.limit}
             onChange={(event) =>
-              router.push(viewHref({ ...view, limit: Number(event.target.value) as PageSize, cursors: [] }), {
-                scroll: false,
-              })
+              navigate(viewHref({ ...view, limit: Number(event.target.value) as PageSize, cursors: [] }))
             }
             className={`rounded-md border border-slate-300 bg-white px-2 py-1 ${focusRing}`}
           >
@@ -60,15 +66,16 @@ export function Catalogue() {
         </label>
       </div>
 
+      <SearchBox view={view} />
+
       <nav aria-label="Filter by status" className="mt-4">
         <ul className="flex flex-wrap gap-2">
           {STATUS_FILTERS.map((status) => {
             const current = status === view.status;
             return (
               <li key={status}>
-                <Link
+                <ViewLink
                   href={viewHref({ ...view, status, cursors: [] })}
-                  scroll={false}
                   aria-current={current ? "page" : undefined}
                   className={`inline-block rounded-full border px-3 py-1 text-sm capitalize ${focusRing} ${
                     current
@@ -77,12 +84,14 @@ export function Catalogue() {
                   }`}
                 >
                   {status}
-                </Link>
+                </ViewLink>
               </li>
             );
           })}
         </ul>
       </nav>
+
+      {notice}
 
       <div className="mt-4" aria-busy={query.isFetching}>
         {query.isError && !page ? (
@@ -132,33 +141,50 @@ function PagerLink({ label, href, rel }: { label: string; href?: string; rel: st
     );
   }
   return (
-    <Link
-      href={href}
-      rel={rel}
-      scroll={false}
-      className={`${style} border-slate-300 bg-white hover:bg-slate-100 ${focusRing}`}
-    >
+    <ViewLink href={href} rel={rel} className={`${style} border-slate-300 bg-white hover:bg-slate-100 ${focusRing}`}>
       {label}
-    </Link>
+    </ViewLink>
+  );
+}
+
+function EmptyState({ view }: { view: CatalogueView }) {
+  const which = view.status === "all" ? "pets" : `${view.status} pets`;
+  return (
+    <div
+      role="status"
+      className="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center"
+      data-testid="empty-state"
+    >
+      {view.q ? (
+        <>
+          <p className="font-medium break-words">{`No ${which} match '${view.q}'`}</p>
+          <p className="mt-1 text-sm text-slate-600">
+            Try part of the name, or{" "}
+            <ViewLink
+              href={viewHref({ ...view, q: "", cursors: [] })}
+              className={`font-medium text-indigo-800 underline ${focusRing}`}
+            >
+              clear the search
+            </ViewLink>
+            .
+          </p>
+        </>
+      ) : (
+        <>
+          <p className="font-medium">
+            {view.status === "all" ? "No pets in the catalogue yet." : `No ${view.status} pets.`}
+          </p>
+          <p className="mt-1 text-sm text-slate-600">
+            Add one with the form{view.status === "all" ? "" : ", or choose another status"}.
+          </p>
+        </>
+      )}
+    </div>
   );
 }
 
 function PetTable({ page, dimmed, view }: { page: PetPage; dimmed: boolean; view: CatalogueView }) {
-  if (page.pets.length === 0) {
-    return (
-      <div
-        className="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center"
-        data-testid="empty-state"
-      >
-        <p className="font-medium">
-          {view.status === "all" ? "No pets in the catalogue yet." : `No ${view.status} pets.`}
-        </p>
-        <p className="mt-1 text-sm text-slate-600">
-          Add one with the form{view.status === "all" ? "" : ", or choose another status"}.
-        </p>
-      </div>
-    );
-  }
+  if (page.pets.length === 0) return <EmptyState view={view} />;
   return (
     <div
       className={
@@ -166,7 +192,7 @@ function PetTable({ page, dimmed, view }: { page: PetPage; dimmed: boolean; view
       }
     >
       <table className="w-full text-left text-sm">
-        <caption className="sr-only">Pets, in the order they were added</caption>
+        <caption className="sr-only">Pets, in the order they were added; a name opens the pet</caption>
         <thead className="bg-slate-100 text-xs tracking-wide text-slate-600 uppercase">
           <tr>
             <th scope="col" className="px-3 py-2">
@@ -184,17 +210,35 @@ function PetTable({ page, dimmed, view }: { page: PetPage; dimmed: boolean; view
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
-          {page.pets.map((pet) => (
-            <tr key={String(pet.id)} data-testid="pet-row">
-              <td className="px-3 py-2 font-mono tabular-nums">{String(pet.id)}</td>
-              {/* Always a text node: React escapes it, so a name never becomes markup. */}
-              <td className="px-3 py-2 break-all">{pet.name}</td>
-              <td className="px-3 py-2 font-mono tabular-nums">{String(pet.categoryId)}</td>
-              <td className="px-3 py-2">
-                <StatusBadge status={pet.status} />
-              </td>
-            </tr>
-          ))}
+          {page.pets.map((pet) => {
+            const id = String(pet.id);
+            const open = view.pet === id;
+            return (
+              <tr key={id} data-testid="pet-row" className={open ? "bg-indigo-50" : undefined}>
+                <td className="px-3 py-2 font-mono tabular-nums">{id}</td>
+                <td className="p-0">
+                  {/* Always a text node: React escapes it, so a name never becomes markup. */}
+                  <ViewLink
+                    id={petLinkId(id)}
+                    href={viewHref({ ...view, pet: id })}
+                    aria-current={open ? "page" : undefined}
+                    className={
+                      "block min-h-11 px-3 py-3 font-medium break-all text-indigo-800 underline-offset-2 " +
+                      // Inside the outline, which the table's scrolling box would clip at its edges.
+                      "hover:underline focus-visible:outline-2 focus-visible:-outline-offset-2 " +
+                      "focus-visible:outline-indigo-600"
+                    }
+                  >
+                    {pet.name}
+                  </ViewLink>
+                </td>
+                <td className="px-3 py-2 font-mono tabular-nums">{String(pet.categoryId)}</td>
+                <td className="px-3 py-2">
+                  <StatusBadge status={pet.status} />
+                </td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>

@@ -35,7 +35,7 @@ export async function forwardToV1(
   pathAndQuery: string,
 ): Promise<Response> {
   const headers = new Headers({ Authorization: `Bearer ${await adminKey(requestId)}`, "X-Request-Id": requestId });
-  for (const name of ["content-type", "content-length"]) {
+  for (const name of ["content-type", "content-length", "if-match", "if-none-match", "idempotency-key"]) {
     const value = request.headers.get(name);
     if (value !== null) headers.set(name, value);
   }
@@ -58,7 +58,7 @@ export async function forwardToV1(
   const forwarded = new Headers({ "Content-Type": answer.headers.get("content-type") ?? "application/json" });
   const cursor = nextCursorOf(answer.headers.get("link"));
   if (cursor) forwarded.set("X-Next-Cursor", cursor);
-  for (const name of ["retry-after", "allow"]) {
+  for (const name of ["retry-after", "allow", "etag", "accept-patch", "idempotent-replayed"]) {
     const value = answer.headers.get(name);
     if (value !== null) forwarded.set(name, value);
   }

@@ -1,6 +1,6 @@
 import type { FieldError } from "@/lib/http/errors";
 import { parseJson, stringifyJson } from "@/lib/http/json";
-import type { NewPet, Pet } from "@/lib/pets/schema";
+import type { NewPet, Pet, PetPatch } from "@/lib/pets/schema";
 
 // The browser's side of the admin endpoints. Bodies are /v1's own, with ids as JSON integers: they are
 // parsed with the same int64-exact parser the server uses (integers become bigint), so no id loses
@@ -65,13 +65,53 @@ export async function fetchPetPage(query: string): Promise<PetPage> {
   return { pets: body as Pet[], nextCursor: headers.get("x-next-cursor") ?? undefined };
 }
 
-export async function addPet(pet: NewPet): Promise<Pet> {
-  const { body } = await call("/admin/api/pets", {
+/** A pet with the ETag of the state it was read in: what a change sends back as If-Match. */
+export type VersionedPet = { pet: Pet; etag: string };
+
+function versioned(body: unknown, headers: Headers): VersionedPet {
+  return { pet: body as Pet, etag: headers.get("etag") ?? "" };
+}
+
+/**
+ * Adds a pet. `idempotencyKey` is chosen once per submission of the form (a retry or a second click sends the
+ * same one), so the server makes the pet at most once.
+ */
+export async function addPet(pet: NewPet, idempotencyKey: string): Promise<VersionedPet> {
+  const { body, headers } = await call("/admin/api/pets", {
     method: "POST",
-    headers: { "Content-Type": "application/json" },
+    headers: { "Content-Type": "application/json", "Idempotency-Key": idempotencyKey },
     body: stringifyJson(pet),
   });
-  return body as Pet;
+  return versioned(body, headers);
+}
+
+/** A new Idempotency-Key; like the request id, from getRandomValues, which needs no secure context. */
+export function newIdempotencyKey(): string {
+  return newRequestId().replace(/^admin-/, "add-");
+}
+
+/** One pet and its ETag (read without the deprecated getPet, so the admin app outlives its sunset). */
+export async function fetchPet(id: bigint | string): Promise<VersionedPet> {
+  const { body, headers } = await call(`/admin/api/pets/${String(id)}`);
+  return versioned(body, headers);
+}
+
+/**
+ * Changes a pet (a JSON Merge Patch: `status: null` removes the status). With `etag`, only if the pet is still
+ * in that state: otherwise an AdminRequestError with status 412 and code `precondition_failed`.
+ */
+export async function updatePet(id: bigint | string, patch: PetPatch, etag?: string): Promise<VersionedPet> {
+  const { body, headers } = await call(`/admin/api/pets/${String(id)}`, {
+    method: "PATCH",
+    headers: { "Content-Type": "application/merge-patch+json", ...(etag ? { "If-Match": etag } : {}) },
+    body: stringifyJson(patch),
+  });
+  return versioned(body, headers);
+}
+
+/** Deletes a pet; with `etag`, only if it is still in that state (else 412 `precondition_failed`). */
+export async function deletePet(id: bigint | string, etag?: string): Promise<void> {
+  await call(`/admin/api/pets/${String(id)}`, { method: "DELETE", headers: etag ? { "If-Match": etag } : {} });
 }
 
 export async function signIn(email: string, password: string): Promise<void> {

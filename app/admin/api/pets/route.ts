@@ -6,7 +6,7 @@ import { edgeRoute } from "@/lib/http/edge";
 export const dynamic = "force-dynamic";
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(signedInSurface, {
-  // GET /admin/api/pets — listPets (status, limit, cursor as /v1 takes them); the next cursor comes back in
+  // GET /admin/api/pets — listPets (status, q, limit, cursor as /v1 takes them); the next cursor comes back in
   // X-Next-Cursor
   GET: {
     handler: ({ request, requestId, url, caller }) =>

@@ -1,0 +1,89 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { listQuery, readView, typedSearch, viewHref, viewQuery } from "@/lib/client/catalogue-view";
+import { applyPatch } from "@/lib/client/pet-cache";
+import { byField, candidate } from "@/lib/client/pet-form";
+import type { Pet } from "@/lib/pets/schema";
+
+// The admin app's browser-side pieces that hold no React: the catalogue's URL state, a change as the cached copies
+// show it before the server answers, and the forms' reading of their inputs. (Rewriting and restoring the cache
+// needs react-query, which this runner's react-server condition cannot load: the browser specs cover it.)
+
+describe("the catalogue's URL", () => {
+  test("q and pet are read, written after status and limit, and only q goes to listPets", () => {
+    const view = readView(new URLSearchParams("status=sold&limit=50&q=%20Bis%20&cursors=abc&pet=12"));
+    assert.deepEqual(view, { status: "sold", limit: 50, q: "Bis", cursors: ["abc"], pet: "12" });
+    assert.equal(viewQuery(view), "status=sold&limit=50&q=Bis&cursors=abc&pet=12");
+    assert.equal(viewHref({ ...view, pet: undefined }), "/admin?status=sold&limit=50&q=Bis&cursors=abc");
+    assert.equal(listQuery(view), "limit=50&status=sold&q=Bis&cursor=abc");
+  });
+
+  test("what listPets would refuse falls back to no search and no pet", () => {
+    for (const query of [
+      `q=${"x".repeat(101)}&pet=0`,
+      "q=%20%20&pet=012",
+      "q=a%07b&pet=9223372036854775808",
+      "pet=-1",
+      "pet=1.5",
+    ]) {
+      const view = readView(new URLSearchParams(query));
+      assert.equal(view.q, "", query);
+      assert.equal(view.pet, undefined, query);
+      assert.equal(listQuery(view), "limit=20", query);
+    }
+    assert.equal(readView(new URLSearchParams("q=" + "é".repeat(100))).q, "é".repeat(100));
+    assert.equal(readView(new URLSearchParams("pet=9223372036854775807")).pet, "9223372036854775807");
+  });
+
+  test("typed text searches for what the API takes: control characters are spaces, 100 characters at most", () => {
+    assert.equal(typedSearch(" Biscuit\t"), "Biscuit");
+    assert.equal(typedSearch("Bis\tcuit"), "Bis cuit");
+    assert.equal(typedSearch("a\r\nb"), "a b");
+    assert.equal(typedSearch("é".repeat(150)), "é".repeat(100));
+    for (const text of ["Bis\tcuit", "x".repeat(150), "\u0007bell"]) {
+      const q = typedSearch(text);
+      assert.equal(readView(new URLSearchParams({ q })).q, q, "the URL keeps what the box searches for");
+    }
+  });
+});
+
+const biscuit: Pet = { id: 12n, name: "Biscuit", categoryId: 1n, status: "available" };
+const luna: Pet = { id: 13n, name: "Luna", categoryId: 1n };
+
+describe("a change shown before the server answers", () => {
+  test("a merge patch is applied as the server applies it", () => {
+    assert.deepEqual(applyPatch(biscuit, {}), biscuit);
+    assert.deepEqual(applyPatch(biscuit, { status: "sold" }), { ...biscuit, status: "sold" });
+    assert.deepEqual(applyPatch(biscuit, { status: null }), { id: 12n, name: "Biscuit", categoryId: 1n });
+    assert.equal("status" in applyPatch(biscuit, { status: null }), false);
+    assert.deepEqual(applyPatch(luna, { name: "Moon", categoryId: 2n }), { ...luna, name: "Moon", categoryId: 2n });
+  });
+});
+
+describe("the pet forms' inputs", () => {
+  test("the text typed becomes the members the schema checks", () => {
+    assert.deepEqual(candidate("Rex", " 42 "), { name: "Rex", categoryId: 42n });
+    assert.deepEqual(candidate("Rex", "", "sold"), { name: "Rex", categoryId: undefined, status: "sold" });
+    assert.deepEqual(candidate("Rex", "three"), { name: "Rex", categoryId: "three" });
+    assert.deepEqual(candidate("Rex", "-9223372036854775809"), { name: "Rex", categoryId: -9223372036854775809n });
+  });
+
+  test("errors go beside the input they name, the rest to the form", () => {
+    assert.deepEqual(
+      byField(
+        ["name", "categoryId"],
+        [
+          { path: "name", message: "name must not be empty" },
+          { path: "categoryId", message: "categoryId is required" },
+          { path: "status", message: "must be one of available, pending, sold" },
+          { path: "", message: "the body must be a JSON object" },
+        ],
+      ),
+      {
+        name: ["name must not be empty"],
+        categoryId: ["categoryId is required"],
+        form: ["status: must be one of available, pending, sold", "the body must be a JSON object"],
+      },
+    );
+  });
+});
