@@ -1,6 +1,8 @@
 // Baseline (a) of the benchmark: the floor of Node on this machine for the same work as the app's /v1
-// pets operations — a bare node:http server, better-sqlite3 prepared statements (or `pg` named
-// statements), the same bearer-key check, the same queries and the same JSON and headers. It serves the
+// pets operations (list with status and q, get, create, update by merge patch, delete) — a bare node:http
+// server, better-sqlite3 prepared statements (or `pg` named statements), the same bearer-key check, the
+// same queries and indexes, and the same JSON and headers. It does not check If-Match (the benchmark sends
+// none) nor keep idempotency records (the benchmark sends no Idempotency-Key). It serves the
 // database the app migrated: DATABASE_URL (file: or postgresql://), HOST, PORT (0 = any free port).
 // Run: node --import tsx bench/baseline-node.ts
 import { createHash, randomUUID } from "node:crypto";
@@ -9,22 +11,43 @@ import Database from "better-sqlite3";
 import { isInteger, parse } from "lossless-json";
 import pg from "pg";
 
-type PetRow = { id: bigint; name: string; category_id: bigint; status: string | null };
+type PetRow = { id: bigint; name: string; category_id: bigint; status: string | null; version: number };
 type NewPet = { name: string; categoryId: bigint; status: string | null };
+type PetPatch = Partial<NewPet>;
 
-/** The database work of the four requests; `keyState` is undefined for an unknown key. */
+/**
+ * The database work of the requests; `keyState` is undefined for an unknown key. `update` applies the members
+ * that differ from the pet's, in one transaction, the version counted up when something changed; undefined
+ * for an unknown id. `remove` says whether a pet was deleted.
+ */
 type Store = {
   keyState(hash: string): Promise<"active" | "revoked" | undefined>;
-  list(limit: number, status: string | undefined, afterId: bigint): Promise<PetRow[]>;
+  list(limit: number, status: string | undefined, afterId: bigint, q: string | undefined): Promise<PetRow[]>;
   create(pet: NewPet): Promise<PetRow>;
   get(id: bigint): Promise<PetRow | undefined>;
+  update(id: bigint, patch: PetPatch): Promise<PetRow | undefined>;
+  remove(id: bigint): Promise<boolean>;
 };
 
 const KEY_PATTERN = /^ask_[A-Za-z0-9_-]{32}$/;
 const STATUSES = new Set(["available", "pending", "sold"]);
 const INT64_MIN = -(2n ** 63n);
 const INT64_MAX = 2n ** 63n - 1n;
-const PET_COLUMNS = "id, name, category_id, status";
+const PET_COLUMNS = "id, name, category_id, status, version";
+const COLUMN_OF = { name: "name", categoryId: "category_id", status: "status" } as const;
+
+/** `text` as a LIKE pattern matching names that contain it, with `\` escaping LIKE's wildcards. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, "\\$&")}%`;
+}
+
+/** The members of a patch that differ from the pet's, as [column, value] pairs. */
+function changes(current: PetRow, patch: PetPatch): [string, unknown][] {
+  const now = { name: current.name, categoryId: current.category_id, status: current.status };
+  return (Object.keys(COLUMN_OF) as (keyof PetPatch)[])
+    .filter((member) => patch[member] !== undefined && patch[member] !== now[member])
+    .map((member) => [COLUMN_OF[member], patch[member]]);
+}
 
 // SQLite: one prepared statement per query, in safe-integers mode so int64 columns arrive as bigint.
 function sqliteStore(file: string): Store {
@@ -35,17 +58,64 @@ function sqliteStore(file: string): Store {
   const keyByHash = prepare("SELECT revoked_at FROM api_keys WHERE hash = ?");
   const listAll = prepare(`SELECT ${PET_COLUMNS} FROM pets WHERE id > ? ORDER BY id LIMIT ?`);
   const listByStatus = prepare(`SELECT ${PET_COLUMNS} FROM pets WHERE status = ? AND id > ? ORDER BY id LIMIT ?`);
+  // Search: the FTS5 trigram table for 3+ characters, in rowid (pet id) order; shorter text scans in id order.
+  const searchColumns = PET_COLUMNS.split(", ")
+    .map((column) => `pets.${column}`)
+    .join(", ");
+  const search = prepare(
+    `SELECT ${searchColumns} FROM pets_search JOIN pets ON pets.id = pets_search.rowid
+     WHERE pets_search MATCH ? AND pets_search.rowid > ? ORDER BY pets_search.rowid LIMIT ?`,
+  );
+  const searchByStatus = prepare(
+    `SELECT ${searchColumns} FROM pets_search JOIN pets ON pets.id = pets_search.rowid
+     WHERE pets_search MATCH ? AND pets_search.rowid > ? AND pets.status = ? ORDER BY pets_search.rowid LIMIT ?`,
+  );
+  const scan = prepare(`SELECT ${PET_COLUMNS} FROM pets WHERE name LIKE ? ESCAPE '\\' AND id > ? ORDER BY id LIMIT ?`);
+  const scanByStatus = prepare(
+    `SELECT ${PET_COLUMNS} FROM pets WHERE name LIKE ? ESCAPE '\\' AND status = ? AND id > ? ORDER BY id LIMIT ?`,
+  );
   const insert = prepare(`INSERT INTO pets (name, category_id, status) VALUES (?, ?, ?) RETURNING ${PET_COLUMNS}`);
   const byId = prepare(`SELECT ${PET_COLUMNS} FROM pets WHERE id = ?`);
+  const updates = new Map<string, Database.Statement>();
+  const deleteById = prepare("DELETE FROM pets WHERE id = ?");
+  const update = sqlite.transaction((id: bigint, patch: PetPatch) => {
+    const current = byId.get(id) as PetRow | undefined;
+    if (!current) return undefined;
+    const changed = changes(current, patch);
+    if (changed.length === 0) return current;
+    const set = changed.map(([column]) => `${column} = ?`).join(", ");
+    let statement = updates.get(set);
+    if (!statement) {
+      statement = prepare(`UPDATE pets SET ${set}, version = version + 1 WHERE id = ? RETURNING ${PET_COLUMNS}`);
+      updates.set(set, statement);
+    }
+    return statement.get(...changed.map(([, value]) => value), id) as PetRow;
+  });
   return {
     keyState: async (hash) => {
       const row = keyByHash.get(hash) as { revoked_at: unknown } | undefined;
       return row ? (row.revoked_at === null ? "active" : "revoked") : undefined;
     },
-    list: async (limit, status, afterId) =>
-      (status === undefined ? listAll.all(afterId, limit) : listByStatus.all(status, afterId, limit)) as PetRow[],
+    list: async (limit, status, afterId, q) => {
+      if (q === undefined)
+        return (
+          status === undefined ? listAll.all(afterId, limit) : listByStatus.all(status, afterId, limit)
+        ) as PetRow[];
+      if ([...q].length >= 3) {
+        const phrase = `"${q.replaceAll('"', '""')}"`;
+        return (
+          status === undefined ? search.all(phrase, afterId, limit) : searchByStatus.all(phrase, afterId, status, limit)
+        ) as PetRow[];
+      }
+      const pattern = containsPattern(q);
+      return (
+        status === undefined ? scan.all(pattern, afterId, limit) : scanByStatus.all(pattern, status, afterId, limit)
+      ) as PetRow[];
+    },
     create: async (pet) => insert.get(pet.name, pet.categoryId, pet.status) as PetRow,
     get: async (id) => byId.get(id) as PetRow | undefined,
+    update: async (id, patch) => update(id, patch),
+    remove: async (id) => deleteById.run(id).changes === 1,
   };
 }
 
@@ -55,19 +125,31 @@ function postgresStore(url: string): Store {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   const query = async (name: string, text: string, values: unknown[]) =>
     (await pool.query<Record<string, unknown>>({ name, text, values })).rows;
+  // Search: ILIKE, which the pg_trgm index answers for 3+ characters. Unnamed statements, as the app's raw
+  // query: PostgreSQL plans each with its pattern (a named one could settle on a generic plan).
+  const search = async (limit: number, status: string | undefined, afterId: bigint, q: string) =>
+    (
+      await pool.query<PetRow>(
+        `SELECT ${PET_COLUMNS} FROM pets WHERE name ILIKE $1 AND id > $2${status ? " AND status = $4" : ""}
+         ORDER BY id LIMIT $3`,
+        [containsPattern(q), afterId, limit, ...(status ? [status] : [])],
+      )
+    ).rows;
   return {
     keyState: async (hash) => {
       const [row] = await query("key", "SELECT revoked_at FROM api_keys WHERE hash = $1", [hash]);
       return row ? (row.revoked_at === null ? "active" : "revoked") : undefined;
     },
-    list: async (limit, status, afterId) =>
-      (status === undefined
-        ? await query("list", `SELECT ${PET_COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`, [afterId, limit])
-        : await query(
-            "list_status",
-            `SELECT ${PET_COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
-            [status, afterId, limit],
-          )) as PetRow[],
+    list: async (limit, status, afterId, q) =>
+      (q !== undefined
+        ? await search(limit, status, afterId, q)
+        : status === undefined
+          ? await query("list", `SELECT ${PET_COLUMNS} FROM pets WHERE id > $1 ORDER BY id LIMIT $2`, [afterId, limit])
+          : await query(
+              "list_status",
+              `SELECT ${PET_COLUMNS} FROM pets WHERE status = $1 AND id > $2 ORDER BY id LIMIT $3`,
+              [status, afterId, limit],
+            )) as PetRow[],
     create: async (pet) =>
       (
         await query(
@@ -78,6 +160,33 @@ function postgresStore(url: string): Store {
       )[0] as PetRow,
     get: async (id) =>
       (await query("get", `SELECT ${PET_COLUMNS} FROM pets WHERE id = $1`, [id]))[0] as PetRow | undefined,
+    // One transaction holding the pet's row, as the app's (SELECT … FOR UPDATE, then UPDATE).
+    update: async (id, patch) => {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const forUpdate = `SELECT ${PET_COLUMNS} FROM pets WHERE id = $1 FOR UPDATE`;
+        const [current] = (await client.query<PetRow>({ name: "for_update", text: forUpdate, values: [id] })).rows;
+        const changed = current ? changes(current, patch) : [];
+        let row = current;
+        if (changed.length > 0) {
+          const set = changed.map(([column], index) => `${column} = $${index + 2}`).join(", ");
+          const text = `UPDATE pets SET ${set}, version = version + 1 WHERE id = $1 RETURNING ${PET_COLUMNS}`;
+          const values = [id, ...changed.map(([, value]) => value)];
+          [row] = (await client.query<PetRow>({ name: `update ${set}`, text, values })).rows;
+        }
+        await client.query("COMMIT");
+        return row;
+      } catch (error) {
+        await client.query("ROLLBACK");
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    remove: async (id) =>
+      ((await pool.query({ name: "delete", text: "DELETE FROM pets WHERE id = $1", values: [id] })).rowCount ?? 0) ===
+      1,
   };
 }
 
@@ -120,7 +229,7 @@ function decodeCursor(cursor: string | null): bigint {
   return BigInt(match[1]);
 }
 
-async function readNewPet(request: http.IncomingMessage): Promise<NewPet> {
+async function readJson(request: http.IncomingMessage): Promise<Record<string, unknown>> {
   const chunks: Buffer[] = [];
   for await (const chunk of request) chunks.push(chunk as Buffer);
   let body: unknown;
@@ -131,37 +240,66 @@ async function readNewPet(request: http.IncomingMessage): Promise<NewPet> {
   } catch {
     throw new HttpError(400, "invalid_json");
   }
-  const { name, categoryId, status, ...rest } = (body ?? {}) as Record<string, unknown>;
+  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new HttpError(400, "invalid_body");
+  return body as Record<string, unknown>;
+}
+
+const validName = (name: unknown): name is string =>
+  typeof name === "string" && name.trim().length > 0 && [...name].length <= 200;
+const validCategoryId = (categoryId: unknown): categoryId is bigint =>
+  typeof categoryId === "bigint" && categoryId >= INT64_MIN && categoryId <= INT64_MAX;
+const validStatus = (status: unknown): status is string => typeof status === "string" && STATUSES.has(status);
+
+async function readNewPet(request: http.IncomingMessage): Promise<NewPet> {
+  const { name, categoryId, status, ...rest } = await readJson(request);
   const valid =
-    typeof body === "object" &&
-    !Array.isArray(body) &&
     Object.keys(rest).length === 0 &&
-    typeof name === "string" &&
-    name.trim().length > 0 &&
-    [...name].length <= 200 &&
-    typeof categoryId === "bigint" &&
-    categoryId >= INT64_MIN &&
-    categoryId <= INT64_MAX &&
-    (status === undefined || (typeof status === "string" && STATUSES.has(status)));
+    validName(name) &&
+    validCategoryId(categoryId) &&
+    (status === undefined || validStatus(status));
   if (!valid) throw new HttpError(400, "invalid_body");
   return { name, categoryId, status: status ?? null };
 }
 
-// The three operations, routed by path and method.
+/** A JSON Merge Patch of a pet: any of the three members; `"status": null` removes the status. */
+async function readPatch(request: http.IncomingMessage): Promise<PetPatch> {
+  const type = request.headers["content-type"]?.split(";")[0].trim().toLowerCase();
+  if (type !== "application/merge-patch+json" && type !== "application/json") throw new HttpError(415, "unsupported");
+  const { name, categoryId, status, ...rest } = await readJson(request);
+  const valid =
+    Object.keys(rest).length === 0 &&
+    (name === undefined || validName(name)) &&
+    (categoryId === undefined || validCategoryId(categoryId)) &&
+    (status === undefined || status === null || validStatus(status));
+  if (!valid) throw new HttpError(400, "invalid_body");
+  return { name, categoryId, status };
+}
+
+const etag = (pet: PetRow) => `"${pet.id}.${pet.version}"`;
+
+// The operations, routed by path and method.
 async function handle(store: Store, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
   const url = new URL(request.url ?? "/", "http://localhost");
   await authenticate(store, request);
   if (url.pathname === "/v1/pets" && request.method === "GET") {
     const limit = Number(url.searchParams.get("limit") ?? "20");
     const status = url.searchParams.get("status") ?? undefined;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 100 || (status !== undefined && !STATUSES.has(status)))
+    const q = url.searchParams.get("q") ?? undefined;
+    if (
+      !Number.isInteger(limit) ||
+      limit < 1 ||
+      limit > 100 ||
+      (status !== undefined && !STATUSES.has(status)) ||
+      (q !== undefined && (q.length === 0 || [...q].length > 100))
+    )
       throw new HttpError(400, "invalid_query");
-    const rows = await store.list(limit + 1, status, decodeCursor(url.searchParams.get("cursor")));
+    const rows = await store.list(limit + 1, status, decodeCursor(url.searchParams.get("cursor")), q);
     const pets = rows.slice(0, limit);
     const headers: Record<string, string> = {};
     if (rows.length > limit) {
       const next = new URLSearchParams({ limit: String(limit) });
       if (status) next.set("status", status);
+      if (q) next.set("q", q);
       next.set("cursor", Buffer.from(`p1:${pets[pets.length - 1].id}`).toString("base64url"));
       headers.Link = `<${url.pathname}?${next}>; rel="next"`;
     }
@@ -169,17 +307,28 @@ async function handle(store: Store, request: http.IncomingMessage, response: htt
   }
   if (url.pathname === "/v1/pets" && request.method === "POST") {
     const pet = await store.create(await readNewPet(request));
-    return send(response, 201, petJson(pet), { Location: `/v1/pets/${pet.id}` });
+    return send(response, 201, petJson(pet), { Location: `/v1/pets/${pet.id}`, ETag: etag(pet) });
   }
   const petId = /^\/v1\/pets\/([1-9][0-9]{0,18})$/.exec(url.pathname)?.[1];
   if (petId && request.method === "GET") {
     const pet = await store.get(BigInt(petId));
     if (!pet) throw new HttpError(404, "not_found");
     return send(response, 200, petJson(pet), {
+      ETag: etag(pet),
       Deprecation: "@1795219200",
       Sunset: "Thu, 05 Dec 2030 00:00:00 GMT",
       Link: '</v1/pets>; rel="successor-version"',
     });
+  }
+  if (petId && request.method === "PATCH") {
+    const pet = await store.update(BigInt(petId), await readPatch(request));
+    if (!pet) throw new HttpError(404, "not_found");
+    return send(response, 200, petJson(pet), { ETag: etag(pet) });
+  }
+  if (petId && request.method === "DELETE") {
+    if (!(await store.remove(BigInt(petId)))) throw new HttpError(404, "not_found");
+    response.writeHead(204, { "Cache-Control": "no-store", "X-Request-Id": randomUUID() });
+    return void response.end();
   }
   throw new HttpError(404, "not_found");
 }

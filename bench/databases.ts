@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { PET_NAMES } from "@/bench/pet-names";
 
 // The benchmark's fresh databases: a SQLite file in a temporary folder, or a PostgreSQL database on the
 // local server that drop() removes. The app migrates them; this file only fills the pets table, in bulk.
@@ -11,8 +12,13 @@ export type Provider = "sqlite" | "postgresql";
 export type BenchDatabase = {
   provider: Provider;
   url: string;
-  /** Replaces every pet with `count` new ones (ids from 1; half available, a quarter pending, a quarter sold). */
+  /**
+   * Replaces every pet with `count` new ones: ids from 1; half available, a quarter pending, a quarter sold;
+   * named like "Bella 42" (see petName).
+   */
   seed(count: number): Promise<void>;
+  /** Adds `count` pets after the existing ones, named and filled as seed does; returns the first new id. */
+  append(count: number): Promise<bigint>;
   /** The id in the middle of the table, for a cursor deep into the list. */
   middleId(): Promise<bigint>;
   drop(): Promise<void>;
@@ -21,11 +27,35 @@ export type BenchDatabase = {
 const POSTGRES_SERVER = "postgresql://postgres@127.0.0.1:5432";
 const STATUS_OF_I = "CASE i % 4 WHEN 0 THEN 'pending' WHEN 1 THEN 'sold' ELSE 'available' END";
 
-// SQLite: a recursive CTE inserts every row in one statement; the WAL is checkpointed afterwards, as
-// SQLite's auto-checkpoint would do on a live database.
+/**
+ * The SQL of pet i's name (`i` a 64-bit integer expression, `nameAt(k)` the k-th of PET_NAMES from 0): a first
+ * name and a number from 1 to 100. The first name is picked by Fibonacci hashing of i, so every name goes to
+ * the same share of pets, spread evenly over the ids and independent of status and category (which follow
+ * i % 4 and i % 6). The same arithmetic on both databases gives the same names.
+ */
+function petName(i: string, nameAt: (k: string) => string): string {
+  return `${nameAt(`(${i} * 2654435761 % 4294967296) * ${PET_NAMES.length} / 4294967296`)} || ' ' || (1 + ${i} % 100)`;
+}
+
+// SQLite: a recursive CTE inserts every row in one statement, the names looked up in a temporary table; the
+// triggers of the 0004_pet_life migration fill the FTS5 search table row by row as they would for any insert.
+// The WAL is checkpointed afterwards, as SQLite's auto-checkpoint would do on a live database.
 export function sqliteDatabase(folder: string): BenchDatabase {
   const file = path.join(folder, "bench.db");
   const open = () => new Database(file, { timeout: 10_000 });
+  const insert = (sqlite: Database.Database, count: number) => {
+    sqlite.exec("CREATE TEMP TABLE IF NOT EXISTS bench_names (k INTEGER PRIMARY KEY, name TEXT NOT NULL)");
+    const addName = sqlite.prepare("INSERT OR REPLACE INTO bench_names (k, name) VALUES (?, ?)");
+    PET_NAMES.forEach((name, k) => addName.run(k, name));
+    const name = petName("i", (k) => `(SELECT name FROM bench_names WHERE k = ${k})`);
+    sqlite
+      .prepare(
+        `INSERT INTO pets (name, category_id, status)
+         WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+         SELECT ${name}, 1 + i % 6, ${STATUS_OF_I} FROM n`,
+      )
+      .run(count);
+  };
   return {
     provider: "sqlite",
     url: `file:${file}`,
@@ -34,15 +64,26 @@ export function sqliteDatabase(folder: string): BenchDatabase {
       try {
         sqlite.transaction(() => {
           sqlite.exec("DELETE FROM pets; DELETE FROM sqlite_sequence WHERE name = 'pets'");
-          sqlite
-            .prepare(
-              `INSERT INTO pets (name, category_id, status)
-               WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-               SELECT 'Pet ' || i, 1 + i % 6, ${STATUS_OF_I} FROM n`,
-            )
-            .run(count);
+          insert(sqlite, count);
         })();
         sqlite.pragma("wal_checkpoint(TRUNCATE)");
+      } finally {
+        sqlite.close();
+      }
+    },
+    async append(count) {
+      const sqlite = open();
+      try {
+        const first = sqlite.transaction(() => {
+          const { next } = sqlite
+            .prepare("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'pets'), 0) + 1 AS next")
+            .safeIntegers(true)
+            .get() as { next: bigint };
+          insert(sqlite, count);
+          return next;
+        })();
+        sqlite.pragma("wal_checkpoint(TRUNCATE)");
+        return first;
       } finally {
         sqlite.close();
       }
@@ -75,9 +116,19 @@ async function withClient<T>(url: string, work: (client: pg.Client) => Promise<T
   }
 }
 
-// PostgreSQL: a database of its own, generate_series for the rows, ANALYZE as autovacuum would.
+// PostgreSQL: a database of its own, generate_series for the rows (the names from an array parameter), and
+// ANALYZE after every bulk load, as autovacuum would do soon after, so the planner knows the table.
 export async function postgresDatabase(name: string): Promise<BenchDatabase> {
   const url = `${POSTGRES_SERVER}/${name}`;
+  const insert = async (client: pg.Client, count: number) => {
+    const petNameSql = petName("i::bigint", (k) => `($2::text[])[1 + ${k}]`);
+    await client.query(
+      `INSERT INTO pets (name, category_id, status)
+       SELECT ${petNameSql}, 1 + i % 6, (${STATUS_OF_I})::"PetStatus" FROM generate_series(1, $1::int) AS i`,
+      [count, PET_NAMES],
+    );
+    await client.query("ANALYZE pets");
+  };
   await withClient(`${POSTGRES_SERVER}/postgres`, async (client) => {
     await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
     await client.query(`CREATE DATABASE "${name}"`);
@@ -88,12 +139,14 @@ export async function postgresDatabase(name: string): Promise<BenchDatabase> {
     async seed(count) {
       await withClient(url, async (client) => {
         await client.query("TRUNCATE pets RESTART IDENTITY");
-        await client.query(
-          `INSERT INTO pets (name, category_id, status)
-           SELECT 'Pet ' || i, 1 + i % 6, (${STATUS_OF_I})::"PetStatus" FROM generate_series(1, $1::int) AS i`,
-          [count],
-        );
-        await client.query("ANALYZE pets");
+        await insert(client, count);
+      });
+    },
+    async append(count) {
+      return withClient(url, async (client) => {
+        const { rows } = await client.query<{ id: string }>("SELECT (coalesce(max(id), 0) + 1)::text AS id FROM pets");
+        await insert(client, count);
+        return BigInt(rows[0].id);
       });
     },
     async middleId() {

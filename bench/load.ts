@@ -6,9 +6,13 @@ import type { EventEmitter } from "node:events";
 
 export type LoadSpec = {
   url: string; // origin, e.g. http://127.0.0.1:4000
-  paths: string[]; // cycled through, one a request
-  method?: "GET" | "POST";
+  // Requests are numbered from `first` (default 0), warm-up and measured run alike: request k goes to
+  // paths[k % paths.length] with "{k}" replaced by k, and sends bodies[k % bodies.length] (else `body`).
+  paths: string[];
+  first?: number;
+  method?: "GET" | "POST" | "PATCH" | "DELETE";
   body?: string;
+  bodies?: string[];
   headers?: Record<string, string>;
   connections: number;
   duration: number; // seconds
@@ -17,6 +21,9 @@ export type LoadSpec = {
 
 export type LoadResult = {
   requests: number; // 2xx responses in the measured run
+  // The number of the next request after the last one made: a later run that starts there never repeats one
+  // (a request made as the run ended may not have been sent: its number is skipped, never reused).
+  next: number;
   seconds: number;
   rps: number;
   // Latency in ms, exact (autocannon's own histogram has 1 ms resolution); null without any 2xx response.
@@ -35,7 +42,7 @@ type AutocannonOptions = {
   method?: string;
   body?: string;
   headers?: Record<string, string>;
-  requests?: { setupRequest: (request: { path: string }) => { path: string } }[];
+  requests?: { setupRequest: (request: { path: string; body?: string }) => { path: string; body?: string } }[];
 };
 type AutocannonResult = {
   duration: number;
@@ -51,24 +58,36 @@ type Autocannon = (
 
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
-function options(spec: LoadSpec, duration: number): AutocannonOptions {
-  let next = 0;
+const spec = JSON.parse(process.argv[2] ?? "") as LoadSpec;
+// autocannon builds each request just before sending it (each connection's first when it is created).
+let next = spec.first ?? 0;
+
+function options(duration: number): AutocannonOptions {
+  const { paths, bodies } = spec;
   return {
-    url: `${spec.url}${spec.paths[0]}`,
+    url: `${spec.url}${paths[0].replace("{k}", String(next))}`,
     connections: spec.connections,
     duration,
     method: spec.method ?? "GET",
     body: spec.body,
     headers: spec.headers,
-    requests: [{ setupRequest: (request) => ({ ...request, path: spec.paths[next++ % spec.paths.length] }) }],
+    requests: [
+      {
+        setupRequest: (request) => {
+          const k = next++;
+          const path = paths[k % paths.length].replace("{k}", String(k));
+          return { ...request, path, ...(bodies ? { body: bodies[k % bodies.length] } : {}) };
+        },
+      },
+    ],
   };
 }
 
 /** One autocannon run; the latency of every 2xx response is kept, to the microsecond. */
-function run(spec: LoadSpec, duration: number): Promise<{ result: AutocannonResult; latencies: number[] }> {
+function run(duration: number): Promise<{ result: AutocannonResult; latencies: number[] }> {
   const latencies: number[] = [];
   return new Promise((resolve, reject) => {
-    const tracker = autocannon(options(spec, duration), (error, result) =>
+    const tracker = autocannon(options(duration), (error, result) =>
       error ? reject(error) : resolve({ result, latencies }),
     );
     tracker.on("response", (_client: unknown, status: number, _bytes: number, milliseconds: number) => {
@@ -82,13 +101,13 @@ function percentile(sorted: Float64Array, fraction: number): number | null {
   return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
 }
 
-const spec = JSON.parse(process.argv[2] ?? "") as LoadSpec;
-if (spec.warmup > 0) await run(spec, spec.warmup);
-const { result, latencies } = await run(spec, spec.duration);
+if (spec.warmup > 0) await run(spec.warmup);
+const { result, latencies } = await run(spec.duration);
 const sorted = Float64Array.from(latencies).sort();
 const total = latencies.reduce((sum, value) => sum + value, 0);
 const output: LoadResult = {
   requests: latencies.length,
+  next,
   seconds: result.duration,
   rps: latencies.length / result.duration,
   p50: percentile(sorted, 0.5),
