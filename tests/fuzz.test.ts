@@ -4,7 +4,7 @@ import fc from "fast-check";
 import {
   createKey,
   createTestDatabase,
-  postgresAvailable,
+  testProviders,
   runScript,
   startServer,
   type RunningServer,
@@ -15,10 +15,7 @@ import { openApiChecker, requestArbitrary, sendAndCheck, type FuzzStats } from "
 // A bounded property-based run against the real server on each database; `npm run fuzz` runs more.
 const RUNS = Number(process.env.FUZZ_RUNS ?? 600);
 
-const providers: ("sqlite" | "postgresql")[] = [
-  "sqlite",
-  ...((await postgresAvailable()) ? (["postgresql"] as const) : []),
-];
+const providers = await testProviders();
 
 for (const provider of providers) {
   describe(`fuzzing /v1 on ${provider}`, () => {
