@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { requestScheme } from "@/lib/http/forwarded";
 
 // Security headers for every page Next renders: a Content-Security-Policy with a fresh nonce per
 // request (Next puts it on its own scripts; scripts those load are trusted through 'strict-dynamic'),
@@ -32,7 +33,7 @@ export function proxy(request: NextRequest) {
   response.headers.set("X-Content-Type-Options", "nosniff");
   response.headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   response.headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
-  if (request.headers.get("x-forwarded-proto") === "https" || request.nextUrl.protocol === "https:") {
+  if (requestScheme(request) === "https") {
     response.headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
   }
   return response;

@@ -15,6 +15,7 @@ import { db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { seedDemoCatalogue } from "@/lib/demo-seed";
 import { markDraining } from "@/lib/health";
+import { stampForwarded } from "@/lib/http/forwarded";
 import { deleteExpiredIdempotencyRecords } from "@/lib/idempotency";
 import { deleteOldRateLimitCounters } from "@/lib/rate-limit";
 import { log } from "@/lib/log";
@@ -75,6 +76,7 @@ async function main(): Promise<void> {
 
   let draining = false;
   const server = http.createServer((request, response) => {
+    stampForwarded(request); // from here on, the forwarded headers are this server's conclusions
     if (draining) {
       // Shutting down: requests already running finish; a new one on a kept-alive connection is refused.
       const refusal = new ApiError("service_unavailable", {

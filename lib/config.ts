@@ -1,4 +1,5 @@
 import "server-only";
+import net from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -45,7 +46,39 @@ const envSchema = z.object({
       (origins) => origins.every((origin) => origin === "*" || /^https?:\/\/[^/]+$/.test(origin)),
       "must be * or a comma-separated list of origins like https://shop.example",
     ),
+  PUBLIC_ORIGIN: z
+    .string()
+    .trim()
+    .transform((origin) => origin.replace(/\/$/, ""))
+    .refine(
+      (origin) =>
+        URL.canParse(origin) && /^https?:$/.test(new URL(origin).protocol) && new URL(origin).origin === origin,
+      "must be the origin browsers use, scheme and host (and port) only, like https://store.example",
+    )
+    .optional(),
+  TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .transform((list) =>
+      list
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (entries) => entries.every(isAddressOrRange),
+      "must be a comma-separated list of IP addresses or CIDR ranges, like 127.0.0.1,10.0.0.0/8",
+    ),
 });
+
+/** An IP address, or a CIDR range such as 10.0.0.0/8 or fd00::/8. */
+function isAddressOrRange(entry: string): boolean {
+  const [address, bits, ...rest] = entry.split("/");
+  const family = net.isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
 
 export type SqliteSynchronous = "normal" | "full";
 
@@ -87,4 +120,22 @@ let cached: Config | undefined;
 export function config(): Config {
   cached ??= readConfig();
   return cached;
+}
+
+function isLoopback(host: string): boolean {
+  const name = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return name === "localhost" || name === "::1" || (net.isIPv4(name) && name.startsWith("127."));
+}
+
+/**
+ * Whether other machines can reach this instance: it listens beyond loopback, sits behind a proxy, or
+ * has a public origin that is not this machine. Such an instance never gets a well-known demo account.
+ */
+export function reachableFromOtherMachines(settings: Config): boolean {
+  const publicHost = settings.PUBLIC_ORIGIN ? new URL(settings.PUBLIC_ORIGIN).hostname : undefined;
+  return (
+    !isLoopback(settings.HOST) ||
+    settings.TRUSTED_PROXIES.length > 0 ||
+    (publicHost !== undefined && !isLoopback(publicHost))
+  );
 }

@@ -1,23 +1,21 @@
 import "server-only";
+import net from "node:net";
+import { config } from "@/lib/config";
+import { requestHost, requestScheme } from "@/lib/http/forwarded";
 
-// Where the browser says it is: the scheme and origin it addressed, as the admin app checks a write's
-// Origin against them and decides whether the session cookie is Secure.
+// Which Origin the admin app's writes must come from. With PUBLIC_ORIGIN set, exactly that one. Without
+// it (development on this machine), the origin the browser addressed, but only when its host is
+// `localhost` or an IP address: a DNS name can be pointed at this server by anyone (DNS rebinding), so
+// it is never taken from the request itself.
 
-function firstForwarded(request: Request, header: string): string | undefined {
-  return request.headers.get(header)?.split(",")[0].trim() || undefined;
-}
-
-/** The scheme the browser used: the request's own, or what a TLS-terminating proxy says it was. */
-export function schemeOf(request: Request): string {
-  return (
-    firstForwarded(request, "x-forwarded-proto") ?? new URL(request.url).protocol.replace(/:$/, "")
-  ).toLowerCase();
-}
-
-/** The origin the browser addressed: scheme and Host (or the proxy's X-Forwarded-Host). */
-export function ownOrigin(request: Request): string {
-  const host = firstForwarded(request, "x-forwarded-host") ?? request.headers.get("host") ?? new URL(request.url).host;
-  return `${schemeOf(request)}://${host.toLowerCase()}`;
+/** The origin admin writes must carry, or undefined when none can be trusted without PUBLIC_ORIGIN. */
+export function trustedOrigin(request: Request): string | undefined {
+  const publicOrigin = config().PUBLIC_ORIGIN;
+  if (publicOrigin) return publicOrigin;
+  const host = requestHost(request);
+  const hostname = new URL(`http://${host}`).hostname.replace(/^\[|\]$/g, "");
+  if (hostname !== "localhost" && net.isIP(hostname) === 0) return undefined;
+  return `${requestScheme(request)}://${host}`;
 }
 
 /**
@@ -26,5 +24,6 @@ export function ownOrigin(request: Request): string {
  * counts as the same site. A missing or `null` Origin is refused.
  */
 export function isSameOrigin(request: Request): boolean {
-  return request.headers.get("origin") === ownOrigin(request);
+  const origin = trustedOrigin(request);
+  return origin !== undefined && request.headers.get("origin") === origin;
 }

@@ -1,15 +1,18 @@
 import "server-only";
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import type { SignedInStaff } from "@/lib/auth/staff";
-import { SESSION_COOKIE, sessionStaff } from "@/lib/auth/sessions";
+import { sessionCookieName } from "@/lib/auth/cookies";
+import { sessionStaff } from "@/lib/auth/sessions";
+import { requestScheme } from "@/lib/http/forwarded";
 
 /**
  * The signed-in staff member for an admin page, checked on the server by the page itself; without a
  * live session the page redirects to /sign-in, which returns to `returnTo` afterwards.
  */
 export async function requireStaff(returnTo: string): Promise<SignedInStaff> {
-  const staff = await sessionStaff((await cookies()).get(SESSION_COOKIE)?.value);
+  const scheme = requestScheme({ headers: await headers(), url: "http://page.internal/" });
+  const staff = await sessionStaff((await cookies()).get(sessionCookieName(scheme))?.value);
   if (!staff) redirect(`/sign-in?next=${encodeURIComponent(returnTo)}`);
   return staff;
 }
