@@ -1,70 +1,170 @@
 // npm test — the static checks (Prettier's format check, ESLint), one production build shared by every suite, then
 // the unit and API tests (node:test, real HTTP against real SQLite and PostgreSQL), then the browser tests
-// (Playwright in Chromium). A failed check counts as a failure; the tests still run.
+// (Playwright in Chromium). A failed check counts as a failure; the tests still run. All of it twice: on the Node
+// that runs this script, then under Node 24 LTS in a copy of the working tree (scripts/harness/node24.ts).
+// TEST_NODE24=off runs the first pass alone, TEST_NODE24=only the second alone.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { copyWorkingTree, installNode24, NODE24_VERSION, npmUnder, type Counts } from "./harness/node24.ts";
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 const node = process.execPath;
+const started = performance.now();
+
+function seconds(since: number): string {
+  const total = Math.round((performance.now() - since) / 1000);
+  return total < 60 ? `${total} s` : `${Math.floor(total / 60)} min ${total % 60} s`;
+}
 
 function run(title: string, args: string[], extraEnv: Record<string, string> = {}): number {
   console.log(`\n▶ ${title}`);
+  const since = performance.now();
   const result = spawnSync(node, args, { stdio: "inherit", env: { ...env, ...extraEnv } });
+  console.log(`◀ ${title}: ${result.status === 0 ? "ok" : "FAILED"} in ${seconds(since)}`);
   return result.status ?? 1;
 }
 
-const checks = [
-  run("format check (prettier --check .)", ["node_modules/prettier/bin/prettier.cjs", "--check", "."]),
-  run("lint (eslint --max-warnings=0 .)", ["node_modules/eslint/bin/eslint.js", "--max-warnings=0", "."]),
-];
-const failedChecks = checks.filter((status) => status !== 0).length;
+/** The whole suite on this Node, in the current folder. */
+function suite(): Counts {
+  console.log(`\n■ Node ${process.version} (${node}): checks, build, tests`);
+  const checks = [
+    run("format check (prettier --check .)", ["node_modules/prettier/bin/prettier.cjs", "--check", "."]),
+    run("lint (eslint --max-warnings=0 .)", ["node_modules/eslint/bin/eslint.js", "--max-warnings=0", "."]),
+  ];
+  const failedChecks = checks.filter((status) => status !== 0).length;
+  const buildFailed = { node: process.version, passed: 0, failed: failedChecks + 1, skipped: 0 };
 
-if (run("next build", ["node_modules/next/dist/bin/next", "build"]) !== 0) process.exit(1);
-if (run("compile the server and the tools (dist/)", ["scripts/build-server.mjs"]) !== 0) process.exit(1);
+  if (run("next build", ["node_modules/next/dist/bin/next", "build"]) !== 0) return buildFailed;
+  if (run("compile the server and the tools (dist/)", ["scripts/build-server.mjs"]) !== 0) return buildFailed;
 
-// node:test: a readable report on the terminal and TAP in a file, read back for the totals.
-const tap = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-tap-")), "report.tap");
-const files = fs
-  .readdirSync("tests")
-  .filter((name) => name.endsWith(".test.ts"))
-  .map((name) => path.join("tests", name));
-const apiStatus = run("unit and API tests", [
-  "--import",
-  "tsx",
-  "--conditions=react-server",
-  "--test",
-  "--test-concurrency=1",
-  "--test-reporter=spec",
-  "--test-reporter-destination=stdout",
-  "--test-reporter=tap",
-  `--test-reporter-destination=${tap}`,
-  ...files,
-]);
-const report = fs.existsSync(tap) ? fs.readFileSync(tap, "utf8") : "";
-const count = (what: string) => Number(new RegExp(`^# ${what} (\\d+)$`, "m").exec(report)?.[1] ?? 0);
-let passed = count("pass");
-let failed = failedChecks + count("fail") + (apiStatus !== 0 && count("fail") === 0 ? 1 : 0);
-let skipped = count("skipped");
+  // node:test: a readable report on the terminal and TAP in a file, read back for the totals.
+  const tap = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-tap-")), "report.tap");
+  const files = fs
+    .readdirSync("tests")
+    .filter((name) => name.endsWith(".test.ts"))
+    .map((name) => path.join("tests", name));
+  const apiStatus = run("unit and API tests", [
+    "--import",
+    "tsx",
+    "--conditions=react-server",
+    "--test",
+    "--test-concurrency=1",
+    "--test-reporter=spec",
+    "--test-reporter-destination=stdout",
+    "--test-reporter=tap",
+    `--test-reporter-destination=${tap}`,
+    ...files,
+  ]);
+  const report = fs.existsSync(tap) ? fs.readFileSync(tap, "utf8") : "";
+  const count = (what: string) => Number(new RegExp(`^# ${what} (\\d+)$`, "m").exec(report)?.[1] ?? 0);
+  let passed = count("pass");
+  let failed = failedChecks + count("fail") + (apiStatus !== 0 && count("fail") === 0 ? 1 : 0);
+  let skipped = count("skipped");
 
-// Playwright writes its totals as JSON beside its usual report.
-const e2e = fs.existsSync("e2e") && fs.readdirSync("e2e").some((name) => name.endsWith(".spec.ts"));
-if (e2e) {
-  const results = path.join(path.dirname(tap), "playwright.json");
-  const status = run("browser tests (Playwright, Chromium)", ["node_modules/@playwright/test/cli.js", "test"], {
-    PLAYWRIGHT_JSON_OUTPUT_NAME: results,
-  });
-  type Stats = { expected: number; unexpected: number; flaky: number; skipped: number };
-  const stats = fs.existsSync(results)
-    ? (JSON.parse(fs.readFileSync(results, "utf8")) as { stats: Stats }).stats
-    : undefined;
-  passed += (stats?.expected ?? 0) + (stats?.flaky ?? 0);
-  failed += stats?.unexpected ?? (status === 0 ? 0 : 1);
-  skipped += stats?.skipped ?? 0;
-  if (status !== 0 && !stats?.unexpected) failed += 1;
+  // Playwright writes its totals as JSON beside its usual report.
+  const e2e = fs.existsSync("e2e") && fs.readdirSync("e2e").some((name) => name.endsWith(".spec.ts"));
+  if (e2e) {
+    const results = path.join(path.dirname(tap), "playwright.json");
+    const status = run("browser tests (Playwright, Chromium)", ["node_modules/@playwright/test/cli.js", "test"], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: results,
+    });
+    type Stats = { expected: number; unexpected: number; flaky: number; skipped: number };
+    const stats = fs.existsSync(results)
+      ? (JSON.parse(fs.readFileSync(results, "utf8")) as { stats: Stats }).stats
+      : undefined;
+    passed += (stats?.expected ?? 0) + (stats?.flaky ?? 0);
+    failed += stats?.unexpected ?? (status === 0 ? 0 : 1);
+    skipped += stats?.skipped ?? 0;
+    if (status !== 0 && !stats?.unexpected) failed += 1;
+  }
+
+  fs.rmSync(path.dirname(tap), { recursive: true, force: true });
+  return { node: process.version, passed, failed, skipped };
 }
 
-fs.rmSync(path.dirname(tap), { recursive: true, force: true });
-console.log(`\n${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`);
-process.exit(failed > 0 ? 1 : 0);
+/**
+ * The whole suite again under Node 24, as CI would run it: a copy of the working tree, `npm install` there (which
+ * builds better-sqlite3 for Node 24), then `npm test` with the second pass off. Its totals come back in a file.
+ * Required where CI is set or TEST_NODE24=only asks for it: there, a Node 24 that cannot be had is a failure.
+ */
+async function node24Pass(): Promise<Counts & { note: string }> {
+  const required = Boolean(process.env.CI) || process.env.TEST_NODE24 === "only";
+  const failure = (note: string) => ({ node: `v${NODE24_VERSION}`, passed: 0, failed: 1, skipped: 0, note });
+  console.log(`\n■ Node ${NODE24_VERSION}: the same suite in a copy of the working tree`);
+  let packageDir: string;
+  try {
+    packageDir = installNode24();
+  } catch (error) {
+    console.error(error);
+    if (required) return failure("Node 24 could not be installed");
+    console.warn(
+      "\n*** Node 24 could not be installed from the npm registry: the Node 24 pass is SKIPPED " +
+        "(CI requires it). ***\n",
+    );
+    return { node: `v${NODE24_VERSION}`, passed: 0, failed: 0, skipped: 0, note: "SKIPPED: no Node 24" };
+  }
+
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-node24-"));
+  const copy = path.join(scratch, "project");
+  const counts = path.join(scratch, "counts.json");
+  try {
+    copyWorkingTree(process.cwd(), copy);
+    console.log(`\n▶ npm install under Node ${NODE24_VERSION}, in ${copy}`);
+    let since = performance.now();
+    const installed = await npmUnder(packageDir, copy, ["install"], env);
+    const install = seconds(since);
+    console.log(`◀ npm install under Node ${NODE24_VERSION}: ${installed === 0 ? "ok" : "FAILED"} in ${install}`);
+    if (installed !== 0) return failure(`npm install failed after ${install}`);
+
+    console.log(`\n▶ npm test under Node ${NODE24_VERSION}, in ${copy}`);
+    since = performance.now();
+    const status = await npmUnder(packageDir, copy, ["test"], { ...env, TEST_NODE24: "off", TEST_COUNTS_FILE: counts });
+    const tests = seconds(since);
+    console.log(`◀ npm test under Node ${NODE24_VERSION}: ${status === 0 ? "ok" : "FAILED"} in ${tests}`);
+    const note = `npm install ${install}, npm test ${tests}`;
+    if (!fs.existsSync(counts)) return failure(`no totals (exit status ${status}); ${note}`);
+    const result = JSON.parse(fs.readFileSync(counts, "utf8")) as Counts;
+    if (status !== 0 && result.failed === 0) result.failed = 1;
+    return { ...result, note };
+  } catch (error) {
+    console.error(error);
+    return failure(String(error));
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+const mode = process.env.TEST_NODE24 || "on";
+if (!["on", "off", "only"].includes(mode)) {
+  console.error(`TEST_NODE24 is on (the default), off or only, not "${mode}"`);
+  process.exit(2);
+}
+
+const passes: (Counts & { note: string })[] = [];
+if (mode !== "only") passes.push({ ...suite(), note: `${seconds(started)}` });
+if (process.env.TEST_COUNTS_FILE && passes[0])
+  fs.writeFileSync(process.env.TEST_COUNTS_FILE, JSON.stringify(passes[0]));
+if (mode !== "off") {
+  const since = performance.now();
+  const pass = await node24Pass();
+  passes.push({ ...pass, note: `${seconds(since)} (${pass.note})` });
+}
+
+// One line per Node, then the totals: the last line, alone, is what CI reads.
+const line = ({ passed, failed, skipped }: Counts) =>
+  `${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ""}`;
+const total = passes.reduce(
+  (sum, pass) => ({
+    ...sum,
+    passed: sum.passed + pass.passed,
+    failed: sum.failed + pass.failed,
+    skipped: sum.skipped + pass.skipped,
+  }),
+  { node: "", passed: 0, failed: 0, skipped: 0 },
+);
+console.log(`\nSummary (${seconds(started)} in all):`);
+for (const pass of passes) console.log(`  Node ${pass.node}: ${line(pass)} — ${pass.note}`);
+console.log(`\n${line(total)}`);
+process.exit(total.failed > 0 ? 1 : 0);

@@ -1,0 +1,136 @@
+// The second pass of `npm test`: the whole suite again under Node 24 LTS, which the machines do not have. Node 24
+// comes from the npm registry (the package node-<platform>-<arch> ships the binary and its headers), installed once
+// into the user's cache folder, outside the project. The pass runs in a copy of the working tree with its own
+// `npm install`: a native module (better-sqlite3) built for Node 20 cannot be loaded by Node 24, nor the reverse.
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+/** The Node 24 LTS release of the second pass: the one place its version is named. */
+export const NODE24_VERSION = "24.21.0";
+
+export type Counts = { node: string; passed: number; failed: number; skipped: number };
+
+/** The machine's npm, run by whichever node runs it (npm itself is plain JavaScript). */
+function npmCli(): string {
+  const fromNpm = process.env.npm_execpath;
+  if (fromNpm?.endsWith("npm-cli.js")) return fromNpm;
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    const npm = path.join(dir, "npm");
+    if (dir && fs.existsSync(npm)) return fs.realpathSync(npm);
+  }
+  throw new Error("npm is not on PATH");
+}
+
+/**
+ * The environment without what npm sets for the script it runs (`npm test` of this project): left in, a nested
+ * npm would take the parent's package and prefix for its own.
+ */
+function withoutParentNpm(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const parentOnly =
+    /^(npm_package_|npm_lifecycle_|npm_(command|execpath|node_execpath)$|npm_config_(local_prefix|user_agent)$)/;
+  const rest = { ...env };
+  for (const name of Object.keys(rest))
+    if (parentOnly.test(name) || name === "INIT_CWD" || name === "NODE") delete rest[name];
+  return rest;
+}
+
+function versionOf(bin: string): string | undefined {
+  if (!fs.existsSync(bin)) return undefined;
+  return spawnSync(bin, ["--version"], { encoding: "utf8" }).stdout?.trim();
+}
+
+/**
+ * Node 24 in `<cache>/animal-store-service/node-<version>/`, installed from the npm registry when missing. Returns
+ * the package folder: `bin/node`, and `include/node` for node-gyp. Two runs installing at once each install into
+ * their own staging folder; the first rename wins.
+ */
+export function installNode24(): string {
+  const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
+  const toolDir = path.join(cache, "animal-store-service", `node-${NODE24_VERSION}`);
+  const name = `node-${process.platform}-${process.arch}`;
+  const packageDir = path.join(toolDir, "node_modules", name);
+  const bin = path.join(packageDir, "bin", "node");
+  if (versionOf(bin) === `v${NODE24_VERSION}`) return packageDir;
+
+  console.log(`\n▶ install Node ${NODE24_VERSION} (npm package ${name}) into ${toolDir}`);
+  const staging = `${toolDir}.partial-${process.pid}`;
+  fs.rmSync(staging, { recursive: true, force: true });
+  fs.mkdirSync(staging, { recursive: true });
+  const args = ["install", "--prefix", staging, "--no-save", "--no-package-lock", "--no-audit", "--no-fund"];
+  const installed = spawnSync(process.execPath, [npmCli(), ...args, `${name}@${NODE24_VERSION}`], {
+    cwd: staging,
+    stdio: "inherit",
+    env: withoutParentNpm(process.env),
+  });
+  if (installed.status !== 0) {
+    fs.rmSync(staging, { recursive: true, force: true });
+    throw new Error(`npm install ${name}@${NODE24_VERSION} failed`);
+  }
+  if (versionOf(bin) !== `v${NODE24_VERSION}`) fs.rmSync(toolDir, { recursive: true, force: true }); // a broken one
+  try {
+    fs.renameSync(staging, toolDir);
+  } catch (error) {
+    fs.rmSync(staging, { recursive: true, force: true });
+    if (versionOf(bin) !== `v${NODE24_VERSION}`) throw error; // not another run's install that got there first
+  }
+  return packageDir;
+}
+
+/**
+ * Copies the working tree as git sees it — tracked files and untracked ones not ignored, uncommitted changes
+ * included — into the folder `copy`. Ignored files (node_modules/, .next/, dist/, data/, the generated clients)
+ * are not copied: the pass installs and builds its own.
+ */
+export function copyWorkingTree(root: string, copy: string): void {
+  const listed = spawnSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], {
+    cwd: root,
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr || listed.error?.message}`);
+  for (const file of new Set(listed.stdout.split("\0").filter(Boolean))) {
+    const from = path.join(root, file);
+    const to = path.join(copy, file);
+    const stat = fs.lstatSync(from, { throwIfNoEntry: false });
+    if (!stat) continue; // tracked but deleted in the working tree
+    fs.mkdirSync(path.dirname(to), { recursive: true });
+    if (stat.isSymbolicLink()) fs.symlinkSync(fs.readlinkSync(from), to);
+    else fs.copyFileSync(from, to);
+  }
+}
+
+/**
+ * Runs `npm <args>` under the given Node in `cwd`, as its own process group: an interrupt or a termination of
+ * this process reaches the whole tree (servers, browsers) and is then passed on. Resolves to the exit status.
+ */
+export function npmUnder(packageDir: string, cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const bin = path.join(packageDir, "bin");
+  const child = spawn(path.join(bin, "node"), [npmCli(), ...args], {
+    cwd,
+    stdio: "inherit",
+    detached: true,
+    env: {
+      ...withoutParentNpm(env),
+      PATH: `${bin}${path.delimiter}${env.PATH ?? ""}`, // `node` in npm's scripts and in #! lines is this Node
+      npm_config_nodedir: packageDir, // node-gyp builds against this Node's headers, not the npmrc's
+    },
+  });
+  const forward = (signal: NodeJS.Signals) => {
+    if (child.pid) process.kill(-child.pid, signal);
+  };
+  process.on("SIGINT", forward);
+  process.on("SIGTERM", forward);
+  return new Promise((resolve) => {
+    child.on("error", (error) => {
+      console.error(error);
+      resolve(1);
+    });
+    child.on("close", (status, signal) => {
+      process.off("SIGINT", forward);
+      process.off("SIGTERM", forward);
+      resolve(status ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1));
+    });
+  });
+}
