@@ -63,7 +63,7 @@ export async function compile() {
     bundle: true,
     format: "esm",
     platform: "node",
-    target: "node20",
+    target: "node20", // the oldest Node in package.json's engines: the output runs on every supported one
     packages: "external", // bare imports stay imports; "@/…" is resolved through tsconfig paths and bundled
     plugins: [dropServerOnly],
     sourcemap: "linked", // for `node --enable-source-maps` when a stack trace should name the .ts lines
