@@ -143,7 +143,7 @@ if (!["on", "off", "only"].includes(mode)) {
 }
 
 const passes: (Counts & { note: string })[] = [];
-if (mode !== "only") passes.push({ ...suite(), note: `${seconds(started)}` });
+if (mode !== "only") passes.push({ ...suite(), note: seconds(started) });
 if (process.env.TEST_COUNTS_FILE && passes[0])
   fs.writeFileSync(process.env.TEST_COUNTS_FILE, JSON.stringify(passes[0]));
 if (mode !== "off") {

@@ -118,7 +118,11 @@ export function npmUnder(packageDir: string, cwd: string, args: string[], env: N
     },
   });
   const forward = (signal: NodeJS.Signals) => {
-    if (child.pid) process.kill(-child.pid, signal);
+    try {
+      if (child.pid) process.kill(-child.pid, signal);
+    } catch {
+      // the group has already exited
+    }
   };
   process.on("SIGINT", forward);
   process.on("SIGTERM", forward);
