@@ -7,8 +7,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-/** The Node 24 LTS release of the second pass: the one place its version is named. */
-export const NODE24_VERSION = "24.21.0";
+/**
+ * The Node 24 LTS release of the second pass: the one place its version is named. 24.18.1, not the newest 24: from
+ * 24.19.0 on (24.21.0 included), node::ObjectWrap's destructor removes a cleanup hook, and that aborts the process
+ * ("Assertion failed: (env) != nullptr", nodejs/node#65446) when V8 garbage-collects a better-sqlite3 12 database.
+ */
+export const NODE24_VERSION = "24.18.1";
 
 export type Counts = { node: string; passed: number; failed: number; skipped: number };
 
