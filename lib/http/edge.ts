@@ -1,6 +1,7 @@
 import "server-only";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { ApiError } from "@/lib/http/errors";
+import { clientAddress, requestScheme, STRICT_TRANSPORT_SECURITY } from "@/lib/http/forwarded";
 import { stringifyJson } from "@/lib/http/json";
 import { log } from "@/lib/log";
 import type { SignedInStaff } from "@/lib/auth/staff";
@@ -137,6 +138,7 @@ async function serve<Caller>(
       path: url.pathname,
       status: error.status,
       code: error.code,
+      client: clientAddress(request),
       ...(caller && surface.logFields?.(caller)),
     };
     if (error.status >= 500)
@@ -148,6 +150,7 @@ async function serve<Caller>(
     response = errorResponse(error);
   }
   withEdgeHeaders(response, requestId);
+  if (requestScheme(request) === "https") response.headers.set("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY);
   for (const [name, value] of Object.entries(answer.headers ?? {})) response.headers.set(name, value);
   surface.finish?.(request, response, { caller, allow: answer.allow });
   return response;
