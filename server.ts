@@ -16,8 +16,7 @@ import { migrate } from "@/lib/db/migrate";
 import { seedDemoCatalogue } from "@/lib/demo-seed";
 import { markDraining } from "@/lib/health";
 import { stampForwarded } from "@/lib/http/forwarded";
-import { deleteExpiredIdempotencyRecords } from "@/lib/idempotency";
-import { deleteOldRateLimitCounters } from "@/lib/rate-limit";
+import { runHousekeeping } from "@/lib/housekeeping";
 import { log } from "@/lib/log";
 
 const SHUTDOWN_GRACE_MS = 8000;
@@ -43,11 +42,21 @@ async function main(): Promise<void> {
     console.log("No API key for /v1 clients exists yet. Create one with:  npm run key -- create <name>");
   }
 
-  // Idempotency records older than 24 hours and counters of past windows are no longer needed.
-  const housekeeping = () =>
-    Promise.all([deleteExpiredIdempotencyRecords(), deleteOldRateLimitCounters()]).catch((error: unknown) =>
-      log("warn", "housekeeping failed", { error: String(error) }),
-    );
+  // Expired idempotency records, counters of past windows and expired sessions, deleted in batches. A run
+  // still going when the next is due (a huge backlog) is left to finish rather than joined by another.
+  let housekeepingRunning = false;
+  const housekeeping = async () => {
+    if (housekeepingRunning) return;
+    housekeepingRunning = true;
+    try {
+      const report = await runHousekeeping();
+      if (Object.values(report).some((sweep) => sweep.rows > 0)) log("info", "housekeeping", report);
+    } catch (error) {
+      log("warn", "housekeeping failed", { error: String(error) });
+    } finally {
+      housekeepingRunning = false;
+    }
+  };
   void housekeeping();
   setInterval(() => void housekeeping(), HOUSEKEEPING_INTERVAL_MS).unref();
 

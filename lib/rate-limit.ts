@@ -96,12 +96,10 @@ export async function consumeRateLimit(apiKeyId: number): Promise<RateLimitState
   return state(total, total <= limit);
 }
 
-/** Drops counters of windows long past; called now and then by the server. */
-export async function deleteOldRateLimitCounters(): Promise<void> {
+/** The window_start before which counters are long past, for housekeeping (lib/housekeeping.ts) to delete. */
+export function oldestRateLimitWindowKept(now = Date.now()): bigint {
   const { windowSeconds } = policy();
-  await db().rateLimitCounter.deleteMany({
-    where: { windowStart: { lt: BigInt(Math.floor(Date.now() / 1000) - 2 * windowSeconds) } },
-  });
+  return BigInt(Math.floor(now / 1000) - 2 * windowSeconds);
 }
 
 /** The IETF RateLimit and RateLimit-Policy fields (draft-ietf-httpapi-ratelimit-headers) for a state. */

@@ -3,7 +3,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { call, type Reply } from "@/scripts/harness/http";
+import { MAX_JSON_DEPTH } from "@/lib/http/json";
+import { asReply, call, rawCall, type Reply } from "@/scripts/harness/http";
 import {
   createKey,
   createStaff,
@@ -41,6 +42,17 @@ function assertAdminError(reply: Reply, status: number, code: string) {
   assert.equal(reply.headers.get("cache-control"), "no-store");
 }
 
+const TOO_DEEP =
+  "The request body is nested too deeply: " + `at most ${MAX_JSON_DEPTH} levels of arrays and objects are accepted.`;
+const nestedArrays = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
+const nestedObjects = (depth: number) => '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
+
+function assertTooDeep(reply: Reply) {
+  assertAdminError(reply, 400, "invalid_json");
+  assert.equal(reply.body.message, TOO_DEEP);
+  assert.deepEqual(reply.body.errors, [{ path: "", message: TOO_DEEP }]);
+}
+
 describe("the admin app over HTTP (server.ts, SQLite)", () => {
   let database: TestDatabase;
   let server: RunningServer;
@@ -62,6 +74,16 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
   };
   const signIn = async (email: string, password: string, headers: Record<string, string> = {}) =>
     admin("POST", "/admin/api/session", { body: { email, password }, headers });
+  /** An admin request whose body is sent in chunks of 8 KiB without a Content-Length. */
+  const streamed = async (method: string, target: string, body: string, cookie?: string) => {
+    const bytes = Buffer.from(body);
+    const chunks = Array.from({ length: Math.ceil(bytes.length / 8192) }, (_, index) =>
+      bytes.subarray(index * 8192, (index + 1) * 8192),
+    );
+    const headers: Record<string, string> = { Origin: origin(), "Content-Type": "application/json" };
+    if (cookie) headers.Cookie = `${COOKIE}=${cookie}`;
+    return asReply(await rawCall(server.baseUrl, { method, path: target, headers, chunks }));
+  };
   const tokenOf = (reply: Reply) => new RegExp(`^${COOKIE}=([^;]*)`).exec(reply.headers.get("set-cookie") ?? "")?.[1];
 
   before(async () => {
@@ -132,6 +154,34 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
       const reply = await admin("POST", "/admin/api/session", { body: { email: DEMO_EMAIL } });
       assertAdminError(reply, 400, "invalid_body");
       assert.deepEqual(reply.body.errors, [{ path: "password", message: "password is required" }]);
+    });
+  });
+
+  describe("nesting depth of sign-in bodies", () => {
+    test("100,000 levels streamed are a 400 naming the limit, before any parsing; the server serves on", async () => {
+      for (const body of [nestedArrays(100_000), nestedObjects(100_000)]) {
+        assertTooDeep(await streamed("POST", "/admin/api/session", body));
+        assert.equal((await call(server.baseUrl, "GET", "/healthz")).status, 200);
+      }
+      // The deepest that fit in 16 KiB with a declared length.
+      for (const body of ["[".repeat(16 * 1024), '{"a":'.repeat(3000)]) {
+        assertTooDeep(await admin("POST", "/admin/api/session", { body }));
+      }
+      assert.equal((await signIn(DEMO_EMAIL, demoPassword)).status, 200, "sign-in still works");
+    });
+
+    test(`${MAX_JSON_DEPTH} levels are parsed and validated, ${MAX_JSON_DEPTH + 1} refused unparsed`, async () => {
+      const signInWith = (depth: number) =>
+        admin("POST", "/admin/api/session", {
+          body: `{"email":${nestedArrays(depth - 1)},"password":"${demoPassword}"}`,
+        });
+      const validated = await signInWith(MAX_JSON_DEPTH);
+      assertAdminError(validated, 400, "invalid_body");
+      assert.deepEqual(
+        validated.body.errors.map((error: { path: string }) => error.path),
+        ["email"],
+      );
+      assertTooDeep(await signInWith(MAX_JSON_DEPTH + 1));
     });
   });
 
@@ -262,6 +312,25 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
         assertAdminError(viaAdmin, status, code);
         assert.equal(viaAdmin.text, viaV1.text);
       }
+    });
+
+    test("POST and PATCH /admin/api/pets refuse bodies nested past the limit as /v1 does", async () => {
+      const created = await admin("POST", "/admin/api/pets", {
+        cookie: session,
+        body: { name: "Shallow", categoryId: 1 },
+      });
+      assert.equal(created.status, 201, created.text);
+      for (const [method, target] of [
+        ["POST", "/admin/api/pets"],
+        ["PATCH", `/admin/api/pets/${created.body.id}`],
+      ]) {
+        for (const body of [nestedArrays(100_000), nestedObjects(100_000)]) {
+          assertTooDeep(await streamed(method, target, body, session));
+        }
+        assertTooDeep(await admin(method, target, { cookie: session, body: "[".repeat(16 * 1024) }));
+      }
+      const pet = await call(server.baseUrl, "GET", `/v1/pets/${created.body.id}`, { key: adminKey() });
+      assert.equal(pet.text, created.text, "the pet is unchanged");
     });
 
     test("/v1 knows the staff member behind a forwarded request, and only then", async () => {

@@ -11,7 +11,7 @@ import {
   type TestDatabase,
 } from "@/scripts/harness/servers";
 
-// What operators rely on: health and readiness, CORS, and a graceful stop on SIGTERM.
+// What operators rely on: health and readiness, CORS, the API docs' assets, and a graceful stop on SIGTERM.
 
 describe("operations", () => {
   let database: TestDatabase;
@@ -37,6 +37,27 @@ describe("operations", () => {
     const ready = await call(server.baseUrl, "GET", "/readyz");
     assert.equal(ready.status, 200);
     assert.deepEqual(JSON.parse(ready.text), { status: "ready" });
+  });
+
+  test("/docs/assets serves its own files and nothing else: every other name is a plain 404", async () => {
+    for (const [file, type, start] of [
+      ["swagger-ui-bundle.js", "text/javascript; charset=utf-8", "/*!"],
+      ["swagger-ui.css", "text/css; charset=utf-8", ".swagger-ui"],
+    ]) {
+      const reply = await call(server.baseUrl, "GET", `/docs/assets/${file}`);
+      assert.equal(reply.status, 200, file);
+      assert.equal(reply.headers.get("content-type"), type);
+      assert.ok(reply.text.startsWith(start), `${file} starts with ${start}: ${reply.text.slice(0, 40)}`);
+    }
+    // Names every object inherits, and names that are simply not there.
+    const absent = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "isPrototypeOf"];
+    for (const file of [...absent, "swagger-ui.js", "index.html", "package.json", "%2E%2E%2Fpackage.json"]) {
+      const reply = await call(server.baseUrl, "GET", `/docs/assets/${file}`);
+      assert.equal(reply.status, 404, `${file}: ${reply.text.slice(0, 200)}`);
+      assert.equal(reply.text, "Not found", file);
+      assert.match(reply.headers.get("content-type") ?? "", /^text\/plain/, file);
+    }
+    assert.equal((await call(server.baseUrl, "GET", "/healthz")).status, 200);
   });
 
   test("an allowed origin may read the API's headers; others get no CORS grant", async () => {

@@ -58,6 +58,21 @@ export function rawCall(
   });
 }
 
+/** rawCall's answer in the shape `call` gives, for assertError. */
+export function asReply(raw: Awaited<ReturnType<typeof rawCall>>): Reply {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw.headers)) {
+    for (const each of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, each);
+  }
+  let body: unknown;
+  try {
+    body = raw.text ? parseJson(raw.text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { status: raw.status, headers, text: raw.text, body };
+}
+
 /**
  * Asserts an Error body: the status, the code, `status` repeated in the body, a message, a request id, no stack
  * trace, and, when `path` is given, an entry of errors[] naming that member ("" for the whole body).
