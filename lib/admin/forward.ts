@@ -10,8 +10,9 @@ import { dispatchV1 } from "@/lib/v1/router";
 // How the admin endpoints reach the catalogue: one in-process call of the very same /v1 route
 // functions an API client gets — router, edge, validation, errors and handlers — with the admin app's
 // key named by its id and the signed-in staff member, both passed beside the request (never in a
-// header, so nothing a client sends can claim either). The browser gets back the status, the body as
-// /v1 wrote it, the request id, and the next page's cursor; nothing of the key comes back out.
+// header, so nothing a client sends can claim either). /v1 counts the request against that staff
+// member's own rate-limit bucket. The browser gets back the status, the body as /v1 wrote it, the
+// request id, the rate limit, and the next page's cursor; nothing of the key comes back out.
 
 // Never resolved or connected to: the Request is handed to dispatchV1 as an object.
 const IN_PROCESS_ORIGIN = "http://admin-app.internal";

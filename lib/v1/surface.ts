@@ -7,8 +7,8 @@ import { consumeRateLimit, rateLimitHeaders, rateLimitPolicyHeader, type RateLim
 import { applyCors } from "@/lib/v1/cors";
 
 // How /v1 identifies its callers: a bearer API key, checked before anything else, then the key's rate
-// limit. The admin app's in-process forwards name its key by id instead. Every answer carries the
-// RateLimit fields and, for allowed origins, the CORS headers.
+// limit. The admin app's in-process forwards name its key by id instead, and are limited per staff
+// member. Every answer carries the RateLimit fields and, for allowed origins, the CORS headers.
 
 export type ApiClient = {
   apiKey: AuthenticatedKey;
@@ -43,9 +43,17 @@ export const v1Surface: Surface<ApiClient> = {
     return { apiKey };
   },
   async admit(caller) {
-    caller.limits = await consumeRateLimit(caller.apiKey.id);
-    if (caller.limits && !caller.limits.allowed) {
-      throw new ApiError("rate_limited", { headers: { "Retry-After": String(caller.limits.resetSeconds) } });
+    // What the admin app forwards counts against the staff member's own bucket, not the app's key as a whole.
+    const { actingStaff } = caller;
+    const limits = await consumeRateLimit(caller.apiKey.id, actingStaff ? `staff:${actingStaff.id}` : "");
+    caller.limits = limits;
+    if (limits && !limits.allowed) {
+      throw new ApiError("rate_limited", {
+        message: actingStaff
+          ? "Too many requests from this staff member; retry after the time in Retry-After."
+          : undefined,
+        headers: { "Retry-After": String(limits.resetSeconds) },
+      });
     }
   },
   logFields: ({ apiKey, actingStaff }) => ({
