@@ -4,9 +4,8 @@
 import http from "node:http";
 import { getRequestListener, RequestError } from "@hono/node-server";
 import next from "next";
-import { adminApiKey } from "@/lib/auth/admin-key";
 import { prepareAdminApp } from "@/lib/admin/start-up";
-import { countActiveApiKeys, keyPrefix } from "@/lib/auth/api-keys";
+import { countActiveClientKeys } from "@/lib/auth/api-keys";
 import { ApiError } from "@/lib/http/errors";
 import { errorResponse, toApiError, withEdgeHeaders } from "@/lib/http/edge";
 import { dispatchV1 } from "@/lib/v1/router";
@@ -37,8 +36,7 @@ async function main(): Promise<void> {
     if (seeded) log("info", "demo catalogue seeded", { pets: seeded });
   }
   await prepareAdminApp(database, { demo: settings.DEMO_SEED === "on" }); // its API key, a demo staff account
-  const adminKeyPrefix = keyPrefix((await adminApiKey()).key);
-  if ((await countActiveApiKeys(adminKeyPrefix)) === 0) {
+  if ((await countActiveClientKeys()) === 0) {
     console.log("No API key for /v1 clients exists yet. Create one with:  npm run key -- create <name>");
   }
 

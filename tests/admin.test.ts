@@ -1,23 +1,34 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import Database from "better-sqlite3";
+import pg from "pg";
 import { MAX_JSON_DEPTH } from "@/lib/http/json";
-import { asReply, call, rawCall, type Reply } from "@/scripts/harness/http";
+import { asReply, call, rawCall, signInStaff, type Reply } from "@/scripts/harness/http";
 import {
+  activeAdminAppKeys,
   createKey,
   createStaff,
   createTestDatabase,
+  listKeys,
   runScript,
   startServer,
+  testProviders,
   type RunningServer,
   type TestDatabase,
 } from "@/scripts/harness/servers";
+import { databaseConfig } from "@/lib/config";
+import { withSchemaEngine } from "@/lib/db/schema-engine";
 
 // The admin app's server side over real HTTP against the production server (server.ts) on a fresh
 // SQLite file: first start, the staff tool, sign-in, the session and Origin checks of every admin
-// endpoint, the pass-through to /v1, sign-out, the admin key's life, db:reset-demo.
+// endpoint, the pass-through to /v1, sign-out, the admin key's life, db:reset-demo. Then the admin
+// app's key on both databases: one live key whatever the restarts, instances and races, revocation,
+// and the keys earlier versions left behind.
+
+/** Anything shaped like an API key (`ask_` and 32 characters): none may reach a browser or a log. */
+const KEY_SHAPE = /ask_[A-Za-z0-9_-]{32}/;
 
 const DEMO_EMAIL = "demo@animal-store.example";
 const COOKIE = "animal_store_session";
@@ -58,8 +69,8 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
   let server: RunningServer;
   let demoPassword: string;
   let session: string;
-  const keyFile = () => path.join(path.dirname(database.url.slice("file:".length)), "admin-api-key");
-  const adminKey = () => fs.readFileSync(keyFile(), "utf8").trim();
+  // A client's key, to compare what the admin endpoints answer with what /v1 answers a client.
+  let clientKey: string;
   const origin = () => server.baseUrl;
   const admin = (
     method: string,
@@ -88,6 +99,7 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
 
   before(async () => {
     database = await createTestDatabase("sqlite");
+    clientKey = await createKey(database.url, "comparing client");
     server = await startServer("custom", database.url, { DEMO_SEED: "on" });
     demoPassword = /password: (\S+)/.exec(server.logs())?.[1] ?? "";
   });
@@ -108,12 +120,29 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
       assert.match(session, /^[A-Za-z0-9_-]{43}$/);
     });
 
-    test("keeps the admin API key in a file only its owner can read, listed like any other key", async () => {
-      assert.equal(fs.statSync(keyFile()).mode & 0o777, 0o600);
-      assert.match(adminKey(), /^ask_[A-Za-z0-9_-]{32}$/);
-      const listing = await runScript("key.ts", ["list"], database.url);
-      assert.match(listing, new RegExp(`admin app \\(${os.hostname()}\\) +${adminKey().slice(0, 12)} .*active`));
-      assert.ok(!server.logs().includes(adminKey()), "the key is never logged");
+    test("creates the admin app's key in the database, marked in the listing, its secret kept nowhere", async () => {
+      const keys = await listKeys(database.url);
+      const [adminApp] = await activeAdminAppKeys(database.url);
+      assert.deepEqual(
+        keys.map((key) => [key.name, key.for, key.state]),
+        [
+          ["comparing client", "clients", "active"],
+          ["admin app", "admin app", "active"],
+        ],
+      );
+      assert.match(adminApp.prefix, /^ask_[A-Za-z0-9_-]{8}$/);
+      assert.equal(
+        (server.logs().match(/"admin app API key created"/g) ?? []).length,
+        1,
+        "created once, and the log says so",
+      );
+      assert.doesNotMatch(server.logs(), KEY_SHAPE, "no key is ever logged");
+      // Nothing is written beside the database: the secret was forgotten the moment the row was made.
+      const files = fs.readdirSync(path.dirname(database.url.slice("file:".length)));
+      assert.deepEqual(
+        files.filter((name) => !/^test\.db(-wal|-shm)?$/.test(name)),
+        [],
+      );
     });
   });
 
@@ -198,7 +227,7 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
     });
 
     test("a write with a valid session from another origin is a 403 and creates nothing", async () => {
-      const before = await call(server.baseUrl, "GET", "/v1/pets?limit=100&status=pending", { key: adminKey() });
+      const before = await call(server.baseUrl, "GET", "/v1/pets?limit=100&status=pending", { key: clientKey });
       for (const sent of [null, "http://evil.example", "https://127.0.0.1"]) {
         assertAdminError(
           await admin("POST", "/admin/api/pets", {
@@ -215,7 +244,7 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
           "cross_origin",
         );
       }
-      const afterwards = await call(server.baseUrl, "GET", "/v1/pets?limit=100&status=pending", { key: adminKey() });
+      const afterwards = await call(server.baseUrl, "GET", "/v1/pets?limit=100&status=pending", { key: clientKey });
       assert.equal(afterwards.text, before.text);
     });
   });
@@ -246,7 +275,7 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
     test("GET /admin/api/pets answers exactly what /v1 answers, with the next cursor", async () => {
       for (const query of ["limit=5", "limit=3&status=sold", "limit=100"]) {
         const viaAdmin = await admin("GET", `/admin/api/pets?${query}`, { cookie: session });
-        const viaV1 = await call(server.baseUrl, "GET", `/v1/pets?${query}`, { key: adminKey() });
+        const viaV1 = await call(server.baseUrl, "GET", `/v1/pets?${query}`, { key: clientKey });
         assert.equal(viaAdmin.status, 200);
         assert.equal(viaAdmin.text, viaV1.text, query);
         const link = viaV1.headers.get("link");
@@ -269,7 +298,7 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
           cookie: session,
           headers: { "X-Request-Id": "admin-test-1" },
         });
-        const viaV1 = await call(server.baseUrl, "GET", `/v1/pets?${query}`, { key: adminKey() });
+        const viaV1 = await call(server.baseUrl, "GET", `/v1/pets?${query}`, { key: clientKey });
         assert.equal(viaAdmin.status, 400);
         assert.equal(viaAdmin.text, viaV1.text, query);
         assert.equal(viaAdmin.headers.get("x-request-id"), "admin-test-1");
@@ -287,7 +316,7 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
         `{"id":${created.body.id},"name":"Admin Rex","categoryId":9223372036854775807,"status":"pending"}`,
       );
       assert.equal(
-        (await call(server.baseUrl, "GET", `/v1/pets/${created.body.id}`, { key: adminKey() })).text,
+        (await call(server.baseUrl, "GET", `/v1/pets/${created.body.id}`, { key: clientKey })).text,
         created.text,
       );
 
@@ -305,7 +334,7 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
           headers: { "Content-Type": type },
         });
         const viaV1 = await call(server.baseUrl, "POST", "/v1/pets", {
-          key: adminKey(),
+          key: clientKey,
           body,
           headers: { "Content-Type": type },
         });
@@ -329,7 +358,7 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
         }
         assertTooDeep(await admin(method, target, { cookie: session, body: "[".repeat(16 * 1024) }));
       }
-      const pet = await call(server.baseUrl, "GET", `/v1/pets/${created.body.id}`, { key: adminKey() });
+      const pet = await call(server.baseUrl, "GET", `/v1/pets/${created.body.id}`, { key: clientKey });
       assert.equal(pet.text, created.text, "the pet is unchanged");
     });
 
@@ -340,7 +369,7 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
         headers: { "X-Request-Id": "admin-acting-staff" },
       });
       await call(server.baseUrl, "POST", "/v1/pets", {
-        key: adminKey(),
+        key: clientKey,
         body: '{"name":""}',
         headers: { "X-Request-Id": "v1-no-staff", "X-Staff-Id": "1" },
       });
@@ -358,8 +387,7 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
       assert.ok(direct && !("staffId" in direct), "a direct /v1 call names no staff member, whatever its headers say");
     });
 
-    test("no admin response carries the admin key", async () => {
-      const key = adminKey();
+    test("no admin response carries anything shaped like an API key", async () => {
       const replies = [
         await admin("GET", "/admin/api/pets?limit=100", { cookie: session }),
         await admin("GET", "/admin/api/pets?limit=0", { cookie: session }),
@@ -369,8 +397,8 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
         await signIn(DEMO_EMAIL, demoPassword),
       ];
       for (const reply of replies) {
-        assert.ok(!reply.text.includes(key.slice(4)), reply.text.slice(0, 80));
-        assert.ok(![...reply.headers.values()].some((value) => value.includes(key.slice(4))));
+        assert.doesNotMatch(reply.text, KEY_SHAPE, reply.text.slice(0, 80));
+        assert.ok(![...reply.headers.values()].some((value) => KEY_SHAPE.test(value)));
       }
     });
   });
@@ -400,24 +428,41 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
   });
 
   describe("the admin key's life", () => {
-    test("a revoked admin key is refused once (503), then replaced by a new one", async () => {
-      const old = adminKey();
-      await runScript("key.ts", ["revoke", old.slice(0, 12)], database.url);
-      assertAdminError(await admin("GET", "/admin/api/pets", { cookie: session }), 503, "admin_key_refused");
+    test("revoking the admin app's key: the very next request, a create too, works with a new one", async () => {
+      const [old] = await activeAdminAppKeys(database.url);
+      assert.match(
+        await runScript("key.ts", ["revoke", old.prefix], database.url),
+        /it was the admin app's: its next request uses a new one/,
+      );
       assert.equal((await admin("GET", "/admin/api/pets", { cookie: session })).status, 200);
-      assert.notEqual(adminKey(), old);
-      const listing = await runScript("key.ts", ["list"], database.url);
-      assert.match(listing, new RegExp(`${old.slice(0, 12)} .*revoked`));
-      assert.match(listing, new RegExp(`${adminKey().slice(0, 12)} .*active`));
+      const [replacement] = await activeAdminAppKeys(database.url);
+      assert.notEqual(replacement.id, old.id);
+      // A request with a body is sent again too: /v1 refuses a revoked key before reading it.
+      await runScript("key.ts", ["revoke", String(replacement.id)], database.url);
+      const created = await admin("POST", "/admin/api/pets", {
+        cookie: session,
+        body: { name: "After Revocation", categoryId: 4 },
+      });
+      assert.equal(created.status, 201, created.text);
+      assert.equal(created.body.name, "After Revocation");
+      const keys = await listKeys(database.url);
+      assert.deepEqual(
+        keys.filter((key) => key.for === "admin app").map((key) => [key.id, key.state.split(" ")[0]]),
+        [
+          [old.id, "revoked"],
+          [replacement.id, "revoked"],
+          [(await activeAdminAppKeys(database.url))[0].id, "active"],
+        ],
+      );
     });
 
-    test("a restart reuses the stored key and prints no credentials again", async () => {
-      const key = adminKey();
+    test("a restart reuses the admin app's key and prints no credentials again", async () => {
+      const [key] = await activeAdminAppKeys(database.url);
       await server.stop();
       server = await startServer("custom", database.url, { DEMO_SEED: "on" });
       assert.doesNotMatch(server.logs(), /password:/);
-      assert.doesNotMatch(server.logs(), /admin app API key (created|replaced)/);
-      assert.equal(adminKey(), key);
+      assert.doesNotMatch(server.logs(), /admin app API key (created|revoked)/);
+      assert.deepEqual(await activeAdminAppKeys(database.url), [key]);
       assert.equal(
         (await admin("GET", "/admin/api/pets", { cookie: session })).status,
         200,
@@ -431,7 +476,7 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
       const keysBefore = await runScript("key.ts", ["list"], database.url);
       const output = await runScript("db-reset-demo.ts", [], database.url);
       assert.match(output, /34 demo pets added/);
-      const pets = await call(server.baseUrl, "GET", "/v1/pets?limit=100", { key: adminKey() });
+      const pets = await call(server.baseUrl, "GET", "/v1/pets?limit=100", { key: clientKey });
       assert.equal(pets.body.length, 34);
       assert.ok(!pets.text.includes("Admin Rex"));
       assert.equal(await runScript("key.ts", ["list"], database.url), keysBefore);
@@ -454,27 +499,247 @@ describe("ADMIN_API_KEY", () => {
     }
   });
 
-  test("a valid one is used instead of creating a key, and no key file is written", async () => {
+  test("a valid one becomes the admin app's key, replacing the one the app made; never seen by a browser", async () => {
     const database = await createTestDatabase("sqlite");
     let server: RunningServer | undefined;
     try {
-      const key = await createKey(database.url, "configured admin key");
       await createStaff(database.url, "ops@animal-store.example", "a long enough password");
+      server = await startServer("custom", database.url);
+      const [made] = await activeAdminAppKeys(database.url);
+      await server.stop();
+
+      const key = await createKey(database.url, "configured admin key");
       server = await startServer("custom", database.url, { ADMIN_API_KEY: key });
-      assert.ok(!fs.existsSync(path.join(path.dirname(database.url.slice(5)), "admin-api-key")));
-      const signIn = await call(server.baseUrl, "POST", "/admin/api/session", {
-        headers: { Origin: server.baseUrl },
-        body: { email: "ops@animal-store.example", password: "a long enough password" },
-      });
-      const cookie = signIn.headers.get("set-cookie")!.split(";")[0];
-      assert.equal((await call(server.baseUrl, "GET", "/admin/api/pets", { headers: { Cookie: cookie } })).status, 200);
-      assert.doesNotMatch(await runScript("key.ts", ["list"], database.url), /admin app \(/);
+      assert.match(server.logs(), /"admin app API key revoked: ADMIN_API_KEY replaces it"/);
+      assert.deepEqual(
+        (await listKeys(database.url)).map((listed) => [
+          listed.id,
+          listed.name,
+          listed.for,
+          listed.state.split(" ")[0],
+        ]),
+        [
+          [made.id, "admin app", "admin app", "revoked"],
+          [made.id + 1, "configured admin key", "admin app", "active"],
+        ],
+      );
+      assert.ok(!fs.existsSync(path.join(path.dirname(database.url.slice(5)), "admin-api-key")), "no key file");
+
+      const cookie = await signInStaff(server.baseUrl, "ops@animal-store.example", "a long enough password");
+      const admin = (method: string, target: string, body?: unknown) =>
+        call(server!.baseUrl, method, target, { headers: { Cookie: cookie, Origin: server!.baseUrl }, body });
+      const replies = [
+        await admin("GET", "/admin/api/pets?limit=100"),
+        await admin("GET", "/admin/api/pets?limit=0"),
+        await admin("POST", "/admin/api/pets", { name: "Keyless", categoryId: 1 }),
+        await admin("POST", "/admin/api/pets", { name: "" }),
+        await call(server.baseUrl, "GET", "/admin", { headers: { Cookie: cookie } }),
+      ];
+      assert.deepEqual(
+        replies.map((reply) => reply.status),
+        [200, 400, 201, 400, 200],
+      );
+      for (const reply of replies) {
+        assert.ok(!reply.text.includes(key.slice(4)), reply.text.slice(0, 80));
+        assert.ok(![...reply.headers.values()].some((value) => value.includes(key.slice(4))));
+      }
+      assert.ok(!server.logs().includes(key.slice(4)), "the key is never logged");
+      assert.equal((await call(server.baseUrl, "GET", "/v1/pets", { key })).status, 200, "still a key for /v1");
+
+      // Revoked while the app runs: the admin app says so and makes no key of its own in its place.
+      await runScript("key.ts", ["revoke", key.slice(0, 12)], database.url);
+      for (let attempt = 0; attempt < 2; attempt++)
+        assertAdminError(await admin("GET", "/admin/api/pets"), 503, "admin_key_refused");
+      assert.deepEqual(await activeAdminAppKeys(database.url), []);
+      assert.match(server.logs(), /"admin app API key unusable".*ADMIN_API_KEY is not an active API key/);
+
+      // Unset, the app makes its own again: one key.
+      await server.stop();
+      server = await startServer("custom", database.url);
+      assert.equal((await admin("GET", "/admin/api/pets")).status, 200);
+      assert.deepEqual(
+        (await activeAdminAppKeys(database.url)).map((listed) => listed.name),
+        ["admin app"],
+      );
     } finally {
       await server?.stop();
       await database.drop();
     }
   });
 });
+
+const providers = await testProviders();
+
+/** Applies the checked-in migrations up to `last` (included): a database as an earlier version left it. */
+async function migrateThrough(url: string, last: string): Promise<void> {
+  const database = databaseConfig(url);
+  const baseDir = path.resolve("prisma", database.provider, "migrations");
+  const read = (...parts: string[]) => fs.readFileSync(path.join(baseDir, ...parts), "utf8");
+  const names = fs
+    .readdirSync(baseDir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && entry.name <= last)
+    .map((entry) => entry.name)
+    .sort();
+  await withSchemaEngine(database, (engine) =>
+    engine.applyMigrations({
+      migrationsList: {
+        baseDir,
+        shadowDbInitScript: "",
+        lockfile: { path: "migration_lock.toml", content: read("migration_lock.toml") },
+        migrationDirectories: names.map((name) => ({
+          path: name,
+          migrationFile: { path: "migration.sql", content: { tag: "ok" as const, value: read(name, "migration.sql") } },
+        })),
+      },
+      filters: { externalTables: [], externalEnums: [] },
+    }),
+  );
+}
+
+/** Runs SQL on the database directly, past the app and its tools. */
+async function execute(database: TestDatabase, sql: string): Promise<void> {
+  if (database.provider === "sqlite") {
+    const sqlite = new Database(database.url.slice("file:".length));
+    try {
+      sqlite.exec(sql);
+    } finally {
+      sqlite.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Where versions before 0006 kept the key they made for the admin app. */
+function earlierKeyFile(database: TestDatabase): string {
+  if (database.provider === "sqlite")
+    return path.join(path.dirname(database.url.slice("file:".length)), "admin-api-key");
+  const { host, pathname } = new URL(database.url);
+  return path.resolve("data", `admin-api-key.postgresql.${`${host}${pathname}`.replace(/[^A-Za-z0-9._-]+/g, "_")}`);
+}
+
+for (const provider of providers) {
+  describe(`the admin app's key on ${provider}`, () => {
+    test("restarts, and instances that share nothing but the database, use one key and write nothing", async () => {
+      const database = await createTestDatabase(provider);
+      try {
+        // Nothing of the key is kept on an instance's disk, so a new host or container starting is
+        // exactly a restart: the database alone says which key is the admin app's.
+        const seen: number[] = [];
+        for (let start = 0; start < 3; start++) {
+          const server = await startServer("custom", database.url);
+          await server.stop();
+          seen.push(...(await activeAdminAppKeys(database.url)).map((key) => key.id));
+          assert.ok(!fs.existsSync(earlierKeyFile(database)), "no key file");
+        }
+        assert.deepEqual(seen, [seen[0], seen[0], seen[0]]);
+        assert.equal((await listKeys(database.url)).length, 1, "no other key, live or revoked, was made");
+        if (provider === "sqlite") {
+          const files = fs.readdirSync(path.dirname(database.url.slice("file:".length)));
+          assert.deepEqual(
+            files.filter((name) => !/^test\.db(-wal|-shm)?$/.test(name)),
+            [],
+          );
+        }
+      } finally {
+        await database.drop();
+      }
+    });
+
+    test("instances starting together make one key; revoked, each finds or makes the one next key", async () => {
+      const database = await createTestDatabase(provider);
+      const servers: RunningServer[] = [];
+      try {
+        await createStaff(database.url, "ana@animal-store.example", "a long enough password");
+        const starting = [0, 1, 2].map(() => startServer("custom", database.url));
+        const started = await Promise.allSettled(starting);
+        for (const result of started) if (result.status === "fulfilled") servers.push(result.value);
+        assert.equal(servers.length, 3, String(started.find((result) => result.status === "rejected")?.reason));
+        const made = servers.filter((server) => server.logs().includes('"admin app API key created"'));
+        assert.equal(made.length, 1, "one instance made the key, the others found it");
+        const [first] = await activeAdminAppKeys(database.url);
+        assert.equal((await listKeys(database.url)).length, 1);
+
+        const cookie = await signInStaff(servers[0].baseUrl, "ana@animal-store.example", "a long enough password");
+        const browse = (server: RunningServer) =>
+          call(server.baseUrl, "GET", "/admin/api/pets?limit=1", { headers: { Cookie: cookie } });
+        for (const server of servers) assert.equal((await browse(server)).status, 200);
+
+        // One instance after another: the first makes the next key, the others find it.
+        await runScript("key.ts", ["revoke", String(first.id)], database.url);
+        for (const server of servers) assert.equal((await browse(server)).status, 200);
+        const second = await activeAdminAppKeys(database.url);
+        assert.equal(second.length, 1);
+        assert.notEqual(second[0].id, first.id);
+
+        // All at once: the unique index lets one instance make the next key, the others find it.
+        await runScript("key.ts", ["revoke", String(second[0].id)], database.url);
+        const replies = await Promise.all(
+          servers.flatMap((server) => [browse(server), browse(server), browse(server)]),
+        );
+        assert.deepEqual(
+          replies.map((reply) => reply.status),
+          Array(9).fill(200),
+        );
+        const third = await activeAdminAppKeys(database.url);
+        assert.equal(third.length, 1);
+        assert.ok(![first.id, second[0].id].includes(third[0].id));
+        assert.equal((await listKeys(database.url)).length, 3, "no key was made and thrown away");
+      } finally {
+        await Promise.all(servers.map((server) => server.stop()));
+        await database.drop();
+      }
+    });
+
+    test("the 0006 migration revokes the keys earlier versions made per host; the app makes its one", async () => {
+      const database = await createTestDatabase(provider);
+      let server: RunningServer | undefined;
+      const keyFile = earlierKeyFile(database);
+      try {
+        await migrateThrough(database.url, "0005_pet_name_statistics");
+        const created = provider === "sqlite" ? "'2026-01-01T00:00:00.000+00:00'" : "'2026-01-01 00:00:00'";
+        await execute(
+          database,
+          `INSERT INTO api_keys (name, prefix, hash, created_at) VALUES
+             ('admin app (host-a)', 'ask_legacyAA', 'legacy-a', ${created}),
+             ('admin app (host-b)', 'ask_legacyBB', 'legacy-b', ${created}),
+             ('admin app', 'ask_clientAA', 'client-a', ${created}),
+             ('reader', 'ask_clientBB', 'client-b', ${created})`,
+        );
+        fs.mkdirSync(path.dirname(keyFile), { recursive: true });
+        fs.writeFileSync(keyFile, `ask_${"L".repeat(32)}\n`, { mode: 0o600 });
+
+        server = await startServer("custom", database.url);
+        assert.match(server.logs(), /"migrations applied".*0006_admin_app_key/);
+        assert.ok(!fs.existsSync(keyFile), "the earlier version's key file is removed");
+        assert.match(server.logs(), /"removed the admin app key file of an earlier version/);
+        const keys = await listKeys(database.url);
+        assert.deepEqual(
+          keys.map((key) => [key.name, key.for, key.state.split(" ")[0]]),
+          [
+            ["admin app (host-a)", "admin app", "revoked"],
+            ["admin app (host-b)", "admin app", "revoked"],
+            // The name the README suggested for an ADMIN_API_KEY: a client's key, untouched.
+            ["admin app", "clients", "active"],
+            ["reader", "clients", "active"],
+            ["admin app", "admin app", "active"],
+          ],
+        );
+        assert.equal((await activeAdminAppKeys(database.url)).length, 1);
+      } finally {
+        await server?.stop();
+        fs.rmSync(keyFile, { force: true });
+        await database.drop();
+      }
+    });
+  });
+}
 
 describe("npm run staff", () => {
   let database: TestDatabase;

@@ -42,7 +42,7 @@ for (const provider of providers) {
         await runScript("db-migrate.ts", [], database.url);
         key = await createKey(database.url);
         await createStaff(database.url, STAFF.email, STAFF.password);
-        // The admin app uses this key too, so a run never writes an admin key file for its database.
+        // The admin app uses this key too (ADMIN_API_KEY), as a deployment may configure it.
         server = await startServer(entry, database.url, { ADMIN_API_KEY: key });
       });
 

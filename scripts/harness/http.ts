@@ -94,3 +94,13 @@ export function assertError(reply: Reply, status: number, code: string, path?: s
     );
   }
 }
+
+/** Signs a staff member in to the admin app; resolves with the Cookie header that carries the session. */
+export async function signInStaff(baseUrl: string, email: string, password: string): Promise<string> {
+  const reply = await call(baseUrl, "POST", "/admin/api/session", {
+    headers: { Origin: baseUrl },
+    body: { email, password },
+  });
+  assert.equal(reply.status, 200, reply.text);
+  return reply.headers.get("set-cookie")!.split(";")[0];
+}
