@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import http from "node:http";
+import net from "node:net";
 import { after, before, describe, test } from "node:test";
 import { call } from "@/scripts/harness/http";
 import {
@@ -164,6 +165,85 @@ describe("SIGTERM", () => {
       assert.ok(elapsed !== null && elapsed < 10_000, `exited after ${elapsed} ms`);
       await server.stop();
     } finally {
+      await database.drop();
+    }
+  });
+});
+
+describe("slow clients", () => {
+  test("1,000 idle connections opened against the server do not stop normal requests", async (t) => {
+    const database = await createTestDatabase("sqlite");
+    const held: net.Socket[] = [];
+    let server: RunningServer | undefined;
+    try {
+      await runScript("db-migrate.ts", [], database.url);
+      const key = await createKey(database.url);
+      server = await startServer("custom", database.url);
+      const { hostname, port } = new URL(server.baseUrl);
+
+      // A third send nothing, a third half a request line, a third a request line and half its headers;
+      // then all of them stall.
+      const stalls = ["", "GET /v1/pe", "POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bea"];
+      const opened = Date.now();
+      const closedAfter: number[] = [];
+      await Promise.all(
+        Array.from(
+          { length: 1000 },
+          (_, index) =>
+            new Promise<void>((resolve, reject) => {
+              const socket = net.connect({ host: hostname, port: Number(port) }, () => {
+                const stall = stalls[index % stalls.length];
+                if (stall) socket.write(stall);
+                resolve();
+              });
+              socket.on("error", reject);
+              socket.on("close", () => closedAfter.push(Date.now() - opened));
+              socket.resume(); // read whatever the server answers before it hangs up
+              held.push(socket);
+            }),
+        ),
+      );
+      assert.equal(closedAfter.length, 0, "every idle connection is still open");
+
+      // Normal traffic while they are held: reads, a write, a page of the admin app.
+      const started = Date.now();
+      for (let round = 0; round < 5; round += 1) {
+        const listed = await call(server.baseUrl, "GET", "/v1/pets?limit=5", { key });
+        assert.equal(listed.status, 200, listed.text);
+        const created = await call(server.baseUrl, "POST", "/v1/pets", {
+          key,
+          body: { name: `Busy ${round}`, categoryId: 1 },
+        });
+        assert.equal(created.status, 201, created.text);
+        const page = await call(server.baseUrl, "GET", "/sign-in");
+        assert.equal(page.status, 200);
+        assert.equal((await call(server.baseUrl, "GET", "/healthz")).status, 200);
+      }
+      const busy = Date.now() - started;
+      t.diagnostic(`20 normal requests took ${busy} ms while 1,000 idle connections were held`);
+      assert.ok(busy < 5000, `20 normal requests took ${busy} ms`);
+      assert.equal(closedAfter.length, 0, "the idle connections were still open during the requests");
+
+      // The server hangs up on each once its headers are overdue (headersTimeout, 20 s), within a second
+      // or two of the deadline: Node's own sweep came only every 30 s.
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${closedAfter.length} of 1,000 closed after 40 s`)), 40_000);
+        const check = setInterval(() => {
+          if (closedAfter.length < held.length) return;
+          clearTimeout(timer);
+          clearInterval(check);
+          resolve();
+        }, 100);
+      });
+      const dropped = Math.max(...closedAfter);
+      t.diagnostic(
+        `the server closed the 1,000 idle connections ${Math.min(...closedAfter)}–${dropped} ms after they opened`,
+      );
+      assert.ok(Math.min(...closedAfter) >= 19_000, "none before headersTimeout");
+      assert.ok(dropped < 25_000, `the last one closed ${dropped} ms after it opened`);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await server?.stop();
       await database.drop();
     }
   });
