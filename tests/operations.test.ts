@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
+import os from "node:os";
+import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { call } from "@/scripts/harness/http";
 import {
@@ -246,5 +249,72 @@ describe("slow clients", () => {
       await server?.stop();
       await database.drop();
     }
+  });
+});
+
+describe("files on disk", () => {
+  const modeOf = (target: string) => `0${(fs.statSync(target).mode & 0o777).toString(8)}`;
+  const modes = (dir: string) => {
+    const db = path.join(dir, "store.db");
+    return Object.fromEntries(
+      [dir, db, `${db}-wal`, `${db}-shm`, path.join(dir, "admin-api-key")].map((target) => [
+        path.relative(path.dirname(dir), target),
+        modeOf(target),
+      ]),
+    );
+  };
+  const ownerOnly = {
+    data: "0700",
+    "data/store.db": "0600",
+    "data/store.db-wal": "0600",
+    "data/store.db-shm": "0600",
+    "data/admin-api-key": "0600",
+  };
+
+  let parent: string;
+  let dir: string;
+  let url: string;
+  let server: RunningServer | undefined;
+
+  // A write, so that SQLite has made its -wal and -shm beside the database.
+  async function startAndWrite(): Promise<RunningServer> {
+    const running = await startServer("custom", url);
+    const key = await createKey(url);
+    const created = await call(running.baseUrl, "POST", "/v1/pets", { key, body: { name: "Private", categoryId: 1 } });
+    assert.equal(created.status, 201, created.text);
+    return running;
+  }
+
+  before(() => {
+    parent = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-files-"));
+    dir = path.join(parent, "data"); // not there yet: the first start makes it
+    url = `file:${path.join(dir, "store.db")}`;
+  });
+
+  after(async () => {
+    await server?.stop();
+    fs.rmSync(parent, { recursive: true, force: true });
+  });
+
+  test("the first start: the data folder 0700; the database, its -wal and -shm, the key file 0600", async () => {
+    server = await startAndWrite();
+    assert.deepEqual(modes(dir), ownerOnly);
+  });
+
+  test("a start tightens a folder and files that other users could read", async () => {
+    // Killed, so the -wal and -shm stay, then loosened as an older version left them.
+    process.kill(server!.pid, "SIGKILL");
+    await server!.stop();
+    for (const [target, mode] of Object.entries(ownerOnly))
+      fs.chmodSync(path.join(parent, target), mode === "0700" ? 0o755 : 0o644);
+    assert.equal(modeOf(dir), "0755");
+
+    server = await startAndWrite();
+    assert.deepEqual(modes(dir), ownerOnly);
+    assert.match(
+      server.logs(),
+      /"message":"permissions tightened: other users could read it","path":"[^"]*\/data","from":"0755","to":"0700"/,
+    );
+    assert.match(server.logs(), /"path":"[^"]*\/data\/store\.db-wal","from":"0644","to":"0600"/);
   });
 });

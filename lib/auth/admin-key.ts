@@ -5,6 +5,7 @@ import path from "node:path";
 import { authenticateApiKey, createApiKey } from "@/lib/auth/api-keys";
 import { config, ConfigError, type DatabaseConfig } from "@/lib/config";
 import { log } from "@/lib/log";
+import { privateFile, privateFolder } from "@/lib/private-files";
 
 // The API key the admin app's endpoints use to call /v1 for the browser. Only the server holds it:
 // ADMIN_API_KEY when set (checked against the database), otherwise a key the app creates for itself
@@ -52,6 +53,8 @@ async function resolveAdminKey(database: DatabaseConfig): Promise<AdminKey> {
     return { key: configured, source: "ADMIN_API_KEY" };
   }
   const file = adminKeyFile(database);
+  privateFolder(path.dirname(file));
+  privateFile(file);
   const stored = readKeyFile(file);
   if (stored && (await authenticateApiKey(stored))) return { key: stored, source: "file", file };
   const { info, key } = await createApiKey(`admin app (${os.hostname()})`);
