@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     const seeded = await seedDemoCatalogue(db(), database.provider);
     if (seeded) log("info", "demo catalogue seeded", { pets: seeded });
   }
-  await prepareAdminApp(database, { demo: settings.DEMO_SEED === "on" }); // its API key, a demo staff account
+  await prepareAdminApp(settings); // its API key; on loopback only, a demo staff account
   const adminKeyPrefix = keyPrefix((await adminApiKey()).key);
   if ((await countActiveApiKeys(adminKeyPrefix)) === 0) {
     console.log("No API key for /v1 clients exists yet. Create one with:  npm run key -- create <name>");
