@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     const seeded = await seedDemoCatalogue(db(), database.provider);
     if (seeded) log("info", "demo catalogue seeded", { pets: seeded });
   }
-  await prepareAdminApp(database, { demo: settings.DEMO_SEED === "on" }); // its API key, a demo staff account
+  await prepareAdminApp(settings); // its API key; on loopback only, a demo staff account
   if ((await countActiveClientKeys()) === 0) {
     console.log("No API key for /v1 clients exists yet. Create one with:  npm run key -- create <name>");
   }
@@ -82,7 +82,10 @@ async function main(): Promise<void> {
   });
 
   let draining = false;
-  const server = http.createServer((request, response) => {
+  // Node enforces headersTimeout and requestTimeout only when it sweeps its connections, every 30 s by
+  // default, so a connection that never finishes its headers was held 30 s rather than 20; a sweep
+  // every second keeps the deadlines below to the second, for a walk over the open connections.
+  const server = http.createServer({ connectionsCheckingInterval: 1000 }, (request, response) => {
     stampForwarded(request); // from here on, the forwarded headers are this server's conclusions
     if (draining) {
       // Shutting down: requests already running finish; a new one on a kept-alive connection is refused.
@@ -105,7 +108,9 @@ async function main(): Promise<void> {
     });
   });
 
-  // A client that trickles its request cannot hold a handler for Node's default five minutes.
+  // A client that trickles its request, or opens a connection and sends nothing, cannot hold it for
+  // Node's defaults (60 s for the headers, five minutes for the request). After an answer, an idle
+  // kept-alive connection is closed after Node's keepAliveTimeout (5 s).
   server.headersTimeout = 20_000;
   server.requestTimeout = 30_000;
 

@@ -805,3 +805,79 @@ describe("npm run staff", () => {
     }
   });
 });
+
+describe("the demo staff account: loopback only (server.ts, SQLite)", () => {
+  const signIn = (server: RunningServer, email: string, password: string) =>
+    call(server.baseUrl, "POST", "/admin/api/session", {
+      headers: { Origin: server.baseUrl },
+      body: { email, password },
+    });
+
+  // HOST beyond loopback, a proxy in front, or a public origin: each makes the instance reachable. The
+  // last two keep listening on 127.0.0.1, which is how the test reaches them.
+  for (const [name, value] of [
+    ["HOST", "0.0.0.0"],
+    ["TRUSTED_PROXIES", "127.0.0.1"],
+    ["PUBLIC_ORIGIN", "https://store.example"],
+  ]) {
+    test(`${name}=${value}: no demo account, no password printed, how to create staff`, async () => {
+      const database = await createTestDatabase("sqlite");
+      try {
+        const server = await startServer("custom", database.url, { DEMO_SEED: "on", [name]: value });
+        await server.stop();
+        const logs = server.logs();
+        assert.doesNotMatch(logs, /password/i);
+        assert.ok(!logs.includes(DEMO_EMAIL), logs);
+        assert.match(logs, /No staff account exists yet\. Create one with: +npm run staff -- create <email>/);
+        assert.match(await runScript("staff.ts", ["list"], database.url), /^No staff accounts\./);
+      } finally {
+        await database.drop();
+      }
+    });
+  }
+
+  test("made on loopback, it is disabled, its sessions ended, once the instance is reachable", async () => {
+    const database = await createTestDatabase("sqlite");
+    const ana = { email: "ana@animal-store.example", password: "ana's long password" };
+    try {
+      const loopback = await startServer("custom", database.url, { DEMO_SEED: "on" });
+      const password = /password: (\S+)/.exec(loopback.logs())?.[1] ?? "";
+      const demoSignIn = await signIn(loopback, DEMO_EMAIL, password);
+      assert.equal(demoSignIn.status, 200, demoSignIn.text);
+      const cookie = demoSignIn.headers.get("set-cookie")!.split(";")[0];
+      await createStaff(database.url, ana.email, ana.password);
+      await loopback.stop();
+
+      const reachable = await startServer("custom", database.url, { DEMO_SEED: "on", TRUSTED_PROXIES: "127.0.0.1" });
+      try {
+        const warning = reachable
+          .logs()
+          .split("\n")
+          .filter((line) => line.startsWith("{"))
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .find((entry) => entry.message === "demo staff account disabled");
+        assert.equal(warning?.level, "warn", reachable.logs());
+        assert.equal(warning?.email, DEMO_EMAIL);
+        assert.equal(warning?.endedSessions, 1);
+        assert.match(String(warning?.action), /npm run staff -- create <email>/);
+        assert.doesNotMatch(reachable.logs(), /No staff account exists yet/, "ana is an active account");
+
+        assertAdminError(await signIn(reachable, DEMO_EMAIL, password), 401, "invalid_credentials");
+        const headers = { Cookie: cookie };
+        assertAdminError(await call(reachable.baseUrl, "GET", "/admin/api/pets", { headers }), 401, "session_required");
+        assert.equal((await signIn(reachable, ana.email, ana.password)).status, 200, "other staff sign in as before");
+        assert.match(await runScript("staff.ts", ["list"], database.url), /demo@animal-store\.example +\S+ +disabled/);
+      } finally {
+        await reachable.stop();
+      }
+
+      // Back on loopback it stays disabled, and no new demo account or password appears.
+      const again = await startServer("custom", database.url, { DEMO_SEED: "on" });
+      await again.stop();
+      assert.doesNotMatch(again.logs(), /password/i);
+      assert.match(await runScript("staff.ts", ["list"], database.url), /demo@animal-store\.example +\S+ +disabled/);
+    } finally {
+      await database.drop();
+    }
+  });
+});

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { JsonDepthGauge, JsonTooDeepError, MAX_JSON_DEPTH, parseJson, stringifyJson } from "@/lib/http/json";
@@ -8,6 +10,7 @@ import { fieldErrors } from "@/lib/http/validation";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { ConfigError, readConfig } from "@/lib/config";
 import { listPetsQuerySchema, newPetSchema, petIdSchema } from "@/lib/pets/schema";
+import { privateFile, privateFolder } from "@/lib/private-files";
 
 describe("int64 JSON", () => {
   test("integer literals are read as bigint, digit for digit", () => {
@@ -236,5 +239,21 @@ describe("the pet serialiser of the read path", () => {
     for (const pet of pets) assert.equal(stringifyPet(pet), stringifyJson(pet));
     assert.equal(stringifyPets(pets), stringifyJson(pets));
     assert.equal(stringifyPets([]), "[]");
+  });
+});
+
+describe("private files", () => {
+  test("a shared folder (sticky bit, like /tmp) is left as it is; a file of ours in it is still made 0600", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-shared-"));
+    try {
+      fs.chmodSync(dir, 0o1777);
+      privateFolder(dir);
+      assert.equal(fs.statSync(dir).mode & 0o7777, 0o1777);
+      const file = path.join(dir, "store.db");
+      privateFile(file, { create: true });
+      assert.equal(fs.statSync(file).mode & 0o777, 0o600, "a file of ours in it is still made private");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

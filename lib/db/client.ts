@@ -3,6 +3,7 @@ import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { config, type DatabaseConfig } from "@/lib/config";
 import { withSqliteAdapter } from "@/lib/db/sqlite-adapter";
+import { privateSqliteFiles } from "@/lib/private-files";
 import { PrismaClient as PostgresClient } from "@/lib/generated/postgresql/client";
 import { PrismaClient as SqliteClient, type Prisma } from "@/lib/generated/sqlite/client";
 
@@ -15,6 +16,7 @@ export type Transaction = Prisma.TransactionClient;
 /** A new client for the given database; most code wants `db()`, the one client of the process. */
 export function createDatabase(database: DatabaseConfig): Database {
   if (database.provider === "sqlite") {
+    privateSqliteFiles(database.file); // usually done already by migrate(), the file's first opener
     // better-sqlite3's `timeout` is SQLite's busy timeout: the key tool and the server share the file.
     const adapter = withSqliteAdapter(
       new PrismaBetterSqlite3({ url: database.file, timeout: 5000 }),
