@@ -262,10 +262,7 @@ describe("files on disk", () => {
   const modes = (dir: string) => {
     const db = path.join(dir, "store.db");
     return Object.fromEntries(
-      [dir, db, `${db}-wal`, `${db}-shm`].map((target) => [
-        path.relative(path.dirname(dir), target),
-        modeOf(target),
-      ]),
+      [dir, db, `${db}-wal`, `${db}-shm`].map((target) => [path.relative(path.dirname(dir), target), modeOf(target)]),
     );
   };
   const ownerOnly = {
