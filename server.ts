@@ -1,6 +1,7 @@
 // The production server: validates configuration, migrates, seeds an empty database, then serves on
-// HOST:PORT. Requests under /v1 go straight to the route table's functions (lib/v1/router.ts); everything
-// else goes to Next. `npm start` runs it after building if needed; the tests run it directly.
+// HOST:PORT. Requests under /v1 go straight to the route table's functions (lib/v1/router.ts), and
+// /metrics to its endpoint when METRICS_TOKEN is set (lib/metrics); everything else goes to Next.
+// `npm start` runs it after building if needed; the tests run it directly.
 import http from "node:http";
 import { getRequestListener, RequestError } from "@hono/node-server";
 import next from "next";
@@ -14,6 +15,8 @@ import { db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { seedDemoCatalogue } from "@/lib/demo-seed";
 import { markDraining } from "@/lib/health";
+import { dispatchMetrics, isMetricsPath } from "@/lib/metrics/endpoint";
+import { startMetrics } from "@/lib/metrics/registry";
 import { stampForwarded } from "@/lib/http/forwarded";
 import { runHousekeeping } from "@/lib/housekeeping";
 import { log } from "@/lib/log";
@@ -28,6 +31,8 @@ function isV1(url: string | undefined): boolean {
 async function main(): Promise<void> {
   const settings = config();
   const { database } = settings;
+  startMetrics(); // when METRICS_TOKEN is set: the process metrics count from the start
+  const metricsOn = settings.METRICS_TOKEN !== undefined;
   const applied = await migrate(database);
   if (applied.length) log("info", "migrations applied", { migrations: applied });
 
@@ -61,7 +66,7 @@ async function main(): Promise<void> {
   const app = next({ dev: false, dir: process.cwd(), hostname: settings.HOST, port: settings.PORT });
   await app.prepare();
   const handleNext = app.getRequestHandler();
-  const handleV1 = getRequestListener((request) => dispatchV1(request), {
+  const listenerOptions: Parameters<typeof getRequestListener>[1] = {
     overrideGlobalObjects: false, // Next shares this process and expects the standard Request/Response
     // What the route wrapper could not answer itself: a request too malformed to become a Request (bad
     // Host, bad absolute target) is a 400; anything else is our fault, logged and answered 500.
@@ -79,7 +84,15 @@ async function main(): Promise<void> {
       });
       return withEdgeHeaders(errorResponse(apiError), requestId);
     },
-  });
+  };
+  const handleV1 = getRequestListener((request) => dispatchV1(request), listenerOptions);
+  const handleMetrics = getRequestListener((request) => dispatchMetrics(request), listenerOptions);
+  const handlerOf = (url: string | undefined) => {
+    if (isV1(url)) return handleV1;
+    // Without a token, /metrics is left to Next: the same 404 as any path that does not exist.
+    if (metricsOn && isMetricsPath(url)) return handleMetrics;
+    return handleNext;
+  };
 
   let draining = false;
   // Node enforces headersTimeout and requestTimeout only when it sweeps its connections, every 30 s by
@@ -101,7 +114,7 @@ async function main(): Promise<void> {
         );
       return;
     }
-    const handling = isV1(request.url) ? handleV1(request, response) : handleNext(request, response);
+    const handling = handlerOf(request.url)(request, response);
     Promise.resolve(handling).catch((error: unknown) => {
       log("error", "unhandled request error", { path: request.url, error: String(error) });
       if (!response.headersSent) response.writeHead(500).end();

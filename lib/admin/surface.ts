@@ -21,6 +21,7 @@ export type SignedInCaller = { staff: SignedInStaff; sessionToken: string };
 function staffSurface<Caller extends StaffCaller>(sessionRequired: boolean): Surface<Caller> {
   return {
     label: "admin request",
+    name: "admin",
     async identify(request) {
       const sessionToken = sessionTokenOf(request);
       const staff = await sessionStaff(sessionToken);

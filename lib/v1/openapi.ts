@@ -15,7 +15,6 @@ import { newPetSchema, petPatchSchema, petSchema, petStatusSchema } from "@/lib/
 
 /** The OpenAPI facts of one operation; the route table gives them beside the handler. */
 export type OperationDocument = {
-  operationId: string;
   summary: string;
   description: string;
   /** The query string's schema: each member is one parameter. */
@@ -34,6 +33,7 @@ export type OperationDocument = {
 export type DocumentedOperation = {
   method: string;
   path: string;
+  operationId: string;
   deprecation?: Deprecation;
   openapi?: OperationDocument;
 };
@@ -145,7 +145,7 @@ function parameters({ query, path, headers }: OperationDocument) {
   return list;
 }
 
-function operationObject({ deprecation, openapi }: DocumentedOperation & { openapi: OperationDocument }) {
+function operationObject({ operationId, deprecation, openapi }: DocumentedOperation & { openapi: OperationDocument }) {
   const notes = deprecation && deprecationNotes(deprecation);
   const responses = notes
     ? Object.fromEntries(
@@ -154,7 +154,7 @@ function operationObject({ deprecation, openapi }: DocumentedOperation & { opena
     : openapi.responses;
   const list = parameters(openapi);
   return {
-    operationId: openapi.operationId,
+    operationId,
     tags: ["pets"],
     summary: openapi.summary,
     ...(deprecation ? { deprecated: true } : {}),

@@ -1,7 +1,7 @@
 import "server-only";
 import { authenticateApiKey, authenticateApiKeyId, type AuthenticatedKey } from "@/lib/auth/api-keys";
 import type { SignedInStaff } from "@/lib/auth/staff";
-import type { Surface } from "@/lib/http/edge";
+import { bearerToken, type Surface } from "@/lib/http/edge";
 import { ApiError } from "@/lib/http/errors";
 import { consumeRateLimit, rateLimitHeaders, rateLimitPolicyHeader, type RateLimitState } from "@/lib/rate-limit";
 import { applyCors } from "@/lib/v1/cors";
@@ -17,13 +17,9 @@ export type ApiClient = {
   actingStaff?: SignedInStaff;
 };
 
-/** The bearer token of the request; the scheme is case-insensitive (RFC 9110 §11.1). */
-function bearerToken(request: Request): string | undefined {
-  return /^Bearer +([^\s]+) *$/i.exec(request.headers.get("authorization") ?? "")?.[1];
-}
-
 export const v1Surface: Surface<ApiClient> = {
   label: "request",
+  name: "v1",
   async identify(request, context) {
     if (context?.adminKeyId !== undefined) {
       // The admin app's forward, in-process: nothing the request carries is looked at.
