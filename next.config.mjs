@@ -2,8 +2,15 @@
 const nextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
-  // The native and WebAssembly database packages are loaded from node_modules at run time, not bundled.
-  serverExternalPackages: ["better-sqlite3", "pg", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg"],
+  // The native and WebAssembly database packages are loaded from node_modules at run time, not bundled;
+  // so is prom-client, whose one copy then serves Next's bundles and server.ts's alike.
+  serverExternalPackages: [
+    "better-sqlite3",
+    "pg",
+    "@prisma/adapter-better-sqlite3",
+    "@prisma/adapter-pg",
+    "prom-client",
+  ],
 };
 
 export default nextConfig;

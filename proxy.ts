@@ -1,5 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { requestScheme } from "@/lib/http/forwarded";
+import { requestScheme, STRICT_TRANSPORT_SECURITY } from "@/lib/http/forwarded";
 
 // Security headers for every page Next renders: a Content-Security-Policy with a fresh nonce per
 // request (Next puts it on its own scripts; scripts those load are trusted through 'strict-dynamic'),
@@ -34,7 +34,7 @@ export function proxy(request: NextRequest) {
   response.headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
   response.headers.set("Permissions-Policy", "camera=(), microphone=(), geolocation=()");
   if (requestScheme(request) === "https") {
-    response.headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+    response.headers.set("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY);
   }
   return response;
 }

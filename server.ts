@@ -1,12 +1,12 @@
 // The production server: validates configuration, migrates, seeds an empty database, then serves on
-// HOST:PORT. Requests under /v1 go straight to the route table's functions (lib/v1/router.ts); everything
-// else goes to Next. `npm start` runs it after building if needed; the tests run it directly.
+// HOST:PORT. Requests under /v1 go straight to the route table's functions (lib/v1/router.ts), and
+// /metrics to its endpoint when METRICS_TOKEN is set (lib/metrics); everything else goes to Next.
+// `npm start` runs it after building if needed; the tests run it directly.
 import http from "node:http";
 import { getRequestListener, RequestError } from "@hono/node-server";
 import next from "next";
-import { adminApiKey } from "@/lib/auth/admin-key";
 import { prepareAdminApp } from "@/lib/admin/start-up";
-import { countActiveApiKeys, keyPrefix } from "@/lib/auth/api-keys";
+import { countActiveClientKeys } from "@/lib/auth/api-keys";
 import { ApiError } from "@/lib/http/errors";
 import { errorResponse, toApiError, withEdgeHeaders } from "@/lib/http/edge";
 import { dispatchV1 } from "@/lib/v1/router";
@@ -15,9 +15,10 @@ import { db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { seedDemoCatalogue } from "@/lib/demo-seed";
 import { markDraining } from "@/lib/health";
+import { dispatchMetrics, isMetricsPath } from "@/lib/metrics/endpoint";
+import { startMetrics } from "@/lib/metrics/registry";
 import { stampForwarded } from "@/lib/http/forwarded";
-import { deleteExpiredIdempotencyRecords } from "@/lib/idempotency";
-import { deleteOldRateLimitCounters } from "@/lib/rate-limit";
+import { runHousekeeping } from "@/lib/housekeeping";
 import { log } from "@/lib/log";
 
 const SHUTDOWN_GRACE_MS = 8000;
@@ -30,6 +31,8 @@ function isV1(url: string | undefined): boolean {
 async function main(): Promise<void> {
   const settings = config();
   const { database } = settings;
+  startMetrics(); // when METRICS_TOKEN is set: the process metrics count from the start
+  const metricsOn = settings.METRICS_TOKEN !== undefined;
   const applied = await migrate(database);
   if (applied.length) log("info", "migrations applied", { migrations: applied });
 
@@ -37,24 +40,33 @@ async function main(): Promise<void> {
     const seeded = await seedDemoCatalogue(db(), database.provider);
     if (seeded) log("info", "demo catalogue seeded", { pets: seeded });
   }
-  await prepareAdminApp(database, { demo: settings.DEMO_SEED === "on" }); // its API key, a demo staff account
-  const adminKeyPrefix = keyPrefix((await adminApiKey()).key);
-  if ((await countActiveApiKeys(adminKeyPrefix)) === 0) {
+  await prepareAdminApp(settings); // its API key; on loopback only, a demo staff account
+  if ((await countActiveClientKeys()) === 0) {
     console.log("No API key for /v1 clients exists yet. Create one with:  npm run key -- create <name>");
   }
 
-  // Idempotency records older than 24 hours and counters of past windows are no longer needed.
-  const housekeeping = () =>
-    Promise.all([deleteExpiredIdempotencyRecords(), deleteOldRateLimitCounters()]).catch((error: unknown) =>
-      log("warn", "housekeeping failed", { error: String(error) }),
-    );
+  // Expired idempotency records, counters of past windows and expired sessions, deleted in batches. A run
+  // still going when the next is due (a huge backlog) is left to finish rather than joined by another.
+  let housekeepingRunning = false;
+  const housekeeping = async () => {
+    if (housekeepingRunning) return;
+    housekeepingRunning = true;
+    try {
+      const report = await runHousekeeping();
+      if (Object.values(report).some((sweep) => sweep.rows > 0)) log("info", "housekeeping", report);
+    } catch (error) {
+      log("warn", "housekeeping failed", { error: String(error) });
+    } finally {
+      housekeepingRunning = false;
+    }
+  };
   void housekeeping();
   setInterval(() => void housekeeping(), HOUSEKEEPING_INTERVAL_MS).unref();
 
   const app = next({ dev: false, dir: process.cwd(), hostname: settings.HOST, port: settings.PORT });
   await app.prepare();
   const handleNext = app.getRequestHandler();
-  const handleV1 = getRequestListener((request) => dispatchV1(request), {
+  const listenerOptions: Parameters<typeof getRequestListener>[1] = {
     overrideGlobalObjects: false, // Next shares this process and expects the standard Request/Response
     // What the route wrapper could not answer itself: a request too malformed to become a Request (bad
     // Host, bad absolute target) is a 400; anything else is our fault, logged and answered 500.
@@ -72,10 +84,21 @@ async function main(): Promise<void> {
       });
       return withEdgeHeaders(errorResponse(apiError), requestId);
     },
-  });
+  };
+  const handleV1 = getRequestListener((request) => dispatchV1(request), listenerOptions);
+  const handleMetrics = getRequestListener((request) => dispatchMetrics(request), listenerOptions);
+  const handlerOf = (url: string | undefined) => {
+    if (isV1(url)) return handleV1;
+    // Without a token, /metrics is left to Next: the same 404 as any path that does not exist.
+    if (metricsOn && isMetricsPath(url)) return handleMetrics;
+    return handleNext;
+  };
 
   let draining = false;
-  const server = http.createServer((request, response) => {
+  // Node enforces headersTimeout and requestTimeout only when it sweeps its connections, every 30 s by
+  // default, so a connection that never finishes its headers was held 30 s rather than 20; a sweep
+  // every second keeps the deadlines below to the second, for a walk over the open connections.
+  const server = http.createServer({ connectionsCheckingInterval: 1000 }, (request, response) => {
     stampForwarded(request); // from here on, the forwarded headers are this server's conclusions
     if (draining) {
       // Shutting down: requests already running finish; a new one on a kept-alive connection is refused.
@@ -91,14 +114,16 @@ async function main(): Promise<void> {
         );
       return;
     }
-    const handling = isV1(request.url) ? handleV1(request, response) : handleNext(request, response);
+    const handling = handlerOf(request.url)(request, response);
     Promise.resolve(handling).catch((error: unknown) => {
       log("error", "unhandled request error", { path: request.url, error: String(error) });
       if (!response.headersSent) response.writeHead(500).end();
     });
   });
 
-  // A client that trickles its request cannot hold a handler for Node's default five minutes.
+  // A client that trickles its request, or opens a connection and sends nothing, cannot hold it for
+  // Node's defaults (60 s for the headers, five minutes for the request). After an answer, an idle
+  // kept-alive connection is closed after Node's keepAliveTimeout (5 s).
   server.headersTimeout = 20_000;
   server.requestTimeout = 30_000;
 

@@ -1,5 +1,3 @@
-import fs from "node:fs";
-import path from "node:path";
 import { expect, test as base, type Page } from "@playwright/test";
 import { CHROMIUM, chromiumAvailable } from "../playwright.config";
 import { E2E_STAFF } from "./staff-account";
@@ -8,9 +6,9 @@ import { E2E_STAFF } from "./staff-account";
 
 export { E2E_STAFF };
 
-/** The admin app's API key, as the server stored it beside its database. */
+/** The admin app's API key: the server's ADMIN_API_KEY (global-setup.ts). */
 export function adminApiKey(): string {
-  return fs.readFileSync(path.join(process.env.E2E_DATABASE_DIR!, "admin-api-key"), "utf8").trim();
+  return process.env.E2E_ADMIN_API_KEY!;
 }
 
 export const test = base.extend<{ requireChromium: void }>({

@@ -69,7 +69,19 @@ const envSchema = z.object({
       (entries) => entries.every(isAddressOrRange),
       "must be a comma-separated list of IP addresses or CIDR ranges, like 127.0.0.1,10.0.0.0/8",
     ),
+  // The bearer token Prometheus sends to GET /metrics; unset, there is no /metrics. A token is RFC 6750's
+  // b64token, so it fits an Authorization header as it is; 16 characters or more, so it cannot be guessed.
+  METRICS_TOKEN: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9._~+/-]{16,}=*$/,
+      "must be a bearer token of at least 16 characters from A-Z a-z 0-9 - . _ ~ + / (openssl rand -hex 32 makes one)",
+    )
+    .optional(),
 });
+
+/** Variables whose value a configuration error never repeats. */
+const SECRETS = new Set(["METRICS_TOKEN"]);
 
 /** An IP address, or a CIDR range such as 10.0.0.0/8 or fd00::/8. */
 function isAddressOrRange(entry: string): boolean {
@@ -100,9 +112,12 @@ export function readConfig(env: Record<string, string | undefined> = process.env
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = String(issue.path[0] ?? "environment");
-    // The value is echoed to help, except a URL's password.
-    const got = (env[name] ?? "").replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@");
-    throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got ${JSON.stringify(got)})`);
+    // The value is echoed to help, except a URL's password and a secret.
+    const value = env[name] ?? "";
+    const got = SECRETS.has(name)
+      ? `${value.length} characters`
+      : JSON.stringify(value.replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@"));
+    throw new ConfigError(`Invalid configuration: ${name} ${issue.message} (got ${got})`);
   }
   const { DATABASE_URL, SQLITE_SYNCHRONOUS, ...rest } = parsed.data;
   return { ...rest, database: databaseConfig(DATABASE_URL, SQLITE_SYNCHRONOUS) };

@@ -8,7 +8,7 @@ import { ApiError } from "@/lib/http/errors";
 // API key, the first request with a key is recorded before it runs; the operation then runs in a
 // transaction this module hands it, and its answer is stored in that same transaction, so a retry
 // replays the answer and never repeats the change. The operation knows nothing of this. Records are
-// kept 24 hours.
+// kept 24 hours; lib/housekeeping.ts deletes them after.
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 // A request holding a key for this long is taken to have died with its process, and a retry may run in
@@ -94,10 +94,6 @@ async function claimIdempotencyKey(apiKeyId: number, key: string, hash: string):
  */
 async function releaseIdempotencyKey(apiKeyId: number, key: string, lockedAt: Date): Promise<void> {
   await db().idempotencyRecord.deleteMany({ where: { apiKeyId, key, responseStatus: null, lockedAt } });
-}
-
-export async function deleteExpiredIdempotencyRecords(): Promise<void> {
-  await db().idempotencyRecord.deleteMany({ where: { createdAt: { lt: new Date(Date.now() - IDEMPOTENCY_TTL_MS) } } });
 }
 
 /** The Idempotency-Key header: an opaque string of 1 to 255 visible characters, quoted or not. */

@@ -2,7 +2,9 @@ import "server-only";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 
-// Per-API-key rate limits in fixed windows, counted in the database so every instance sees them.
+// Per-API-key rate limits in fixed windows, counted in the database so every instance sees them. A key
+// may hold several buckets, one per subject: its client's (""), and within the admin app's key one per
+// staff member ("staff:<id>"), so that no staff member can use up another's quota.
 // Far from the limit an instance counts in memory and adds its count to the shared row every 200 ms;
 // within the last tenth of the quota (or the last 20 requests) every request is counted in the
 // database at once. On one instance the limit is exact. Across instances each one learns the others'
@@ -10,6 +12,8 @@ import { db } from "@/lib/db/client";
 // others admitted in their last 200 ms far from it — never by more than their share of that margin.
 
 export type RateLimitState = {
+  /** The policy's name in the RateLimit fields: "per-key", or "per-staff" for a staff member's bucket. */
+  policy: string;
   limit: number;
   remaining: number;
   resetSeconds: number;
@@ -19,10 +23,10 @@ export type RateLimitState = {
 
 // synced: the shared count as last read; pending: admitted here, not yet added to the row; inflight:
 // being added right now. Every decision counts all three.
-type Window = { start: number; synced: number; pending: number; inflight: number };
+type Window = { apiKeyId: number; subject: string; start: number; synced: number; pending: number; inflight: number };
 
 const FLUSH_INTERVAL_MS = 200;
-const windows = new Map<number, Window>();
+const windows = new Map<string, Window>(); // by bucket: `${apiKeyId}/${subject}`
 let flushTimer: NodeJS.Timeout | undefined;
 
 function policy() {
@@ -30,23 +34,24 @@ function policy() {
   return { limit, windowSeconds, margin: Math.max(20, Math.ceil(limit / 10)) };
 }
 
-/** Adds `count` requests to the shared counter of a key's window; returns the new total. */
-async function addToCounter(apiKeyId: number, windowStart: number, count: number): Promise<number> {
-  const start = BigInt(windowStart);
+/** Adds `count` requests to the shared counter of a bucket's window; returns the new total. */
+async function addToCounter({ apiKeyId, subject, start }: Window, count: number): Promise<number> {
+  const windowStart = BigInt(start);
   const rows = await db().$queryRaw<{ count: number | bigint }[]>`
-    INSERT INTO rate_limit_counters (api_key_id, window_start, count) VALUES (${apiKeyId}, ${start}, ${count})
-    ON CONFLICT (api_key_id, window_start) DO UPDATE SET count = rate_limit_counters.count + excluded.count
+    INSERT INTO rate_limit_counters (api_key_id, subject, window_start, count)
+    VALUES (${apiKeyId}, ${subject}, ${windowStart}, ${count})
+    ON CONFLICT (api_key_id, subject, window_start) DO UPDATE SET count = rate_limit_counters.count + excluded.count
     RETURNING count`;
   return Number(rows[0].count);
 }
 
 /** Adds a window's pending count to the shared row and learns the total, counting it as inflight meanwhile. */
-async function sync(apiKeyId: number, window: Window, extra = 0): Promise<number> {
+async function sync(window: Window, extra = 0): Promise<number> {
   const adding = window.pending + extra;
   window.pending = 0;
   window.inflight += adding;
   try {
-    const total = await addToCounter(apiKeyId, window.start, adding);
+    const total = await addToCounter(window, adding);
     window.synced = Math.max(window.synced, total);
     return total;
   } catch (error) {
@@ -58,24 +63,29 @@ async function sync(apiKeyId: number, window: Window, extra = 0): Promise<number
 }
 
 async function flush(): Promise<void> {
-  for (const [apiKeyId, window] of windows) {
-    if (window.pending > 0) await sync(apiKeyId, window).catch(() => {});
+  for (const window of windows.values()) {
+    if (window.pending > 0) await sync(window).catch(() => {});
   }
 }
 
-/** Counts one request of a key; `allowed` is false when the key has used up its window. */
-export async function consumeRateLimit(apiKeyId: number): Promise<RateLimitState | undefined> {
+/**
+ * Counts one request of a key's bucket (`subject`: "" for the key's client, "staff:<id>" for a staff member
+ * behind the admin app's key); `allowed` is false when the bucket has used up its window.
+ */
+export async function consumeRateLimit(apiKeyId: number, subject = ""): Promise<RateLimitState | undefined> {
   const { limit, windowSeconds, margin } = policy();
   if (limit === 0) return undefined; // rate limiting is switched off
   const now = Date.now() / 1000;
   const start = Math.floor(now / windowSeconds) * windowSeconds;
-  let window = windows.get(apiKeyId);
+  const bucket = `${apiKeyId}/${subject}`;
+  let window = windows.get(bucket);
   if (window?.start !== start) {
-    window = { start, synced: 0, pending: 0, inflight: 0 };
-    windows.set(apiKeyId, window);
+    window = { apiKeyId, subject, start, synced: 0, pending: 0, inflight: 0 };
+    windows.set(bucket, window);
   }
   const resetSeconds = Math.max(1, Math.ceil(start + windowSeconds - now));
   const state = (used: number, allowed: boolean): RateLimitState => ({
+    policy: subject.startsWith("staff:") ? "per-staff" : "per-key",
     limit,
     remaining: Math.max(0, limit - used),
     resetSeconds,
@@ -92,25 +102,26 @@ export async function consumeRateLimit(apiKeyId: number): Promise<RateLimitState
   }
   // Near the quota: this request is counted in the shared row before it is let through. The row's new
   // total includes it, so it is admitted only if that total is still within the quota.
-  const total = await sync(apiKeyId, window, 1);
+  const total = await sync(window, 1);
   return state(total, total <= limit);
 }
 
-/** Drops counters of windows long past; called now and then by the server. */
-export async function deleteOldRateLimitCounters(): Promise<void> {
+/** The window_start before which counters are long past, for housekeeping (lib/housekeeping.ts) to delete. */
+export function oldestRateLimitWindowKept(now = Date.now()): bigint {
   const { windowSeconds } = policy();
-  await db().rateLimitCounter.deleteMany({
-    where: { windowStart: { lt: BigInt(Math.floor(Date.now() / 1000) - 2 * windowSeconds) } },
-  });
+  return BigInt(Math.floor(now / 1000) - 2 * windowSeconds);
 }
 
 /** The IETF RateLimit and RateLimit-Policy fields (draft-ietf-httpapi-ratelimit-headers) for a state. */
 export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
-  return { ...rateLimitPolicyHeader(), RateLimit: `"per-key";r=${state.remaining};t=${state.resetSeconds}` };
+  return {
+    ...rateLimitPolicyHeader(state.policy),
+    RateLimit: `"${state.policy}";r=${state.remaining};t=${state.resetSeconds}`,
+  };
 }
 
 /** The policy alone, for answers given before a key is known (401s, the OpenAPI document). */
-export function rateLimitPolicyHeader(): Record<string, string> {
+export function rateLimitPolicyHeader(name = "per-key"): Record<string, string> {
   const { limit, windowSeconds } = policy();
-  return limit === 0 ? {} : { "RateLimit-Policy": `"per-key";q=${limit};w=${windowSeconds}` };
+  return limit === 0 ? {} : { "RateLimit-Policy": `"${name}";q=${limit};w=${windowSeconds}` };
 }

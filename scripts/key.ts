@@ -1,5 +1,6 @@
 // npm run key -- create <name> | list | revoke <id or prefix>
 // Manages the API keys of DATABASE_URL's database. `create` prints the key once, alone on the last line.
+// `list` says which key is the admin app's (FOR "admin app"; at most one of them is active).
 import { printTable, runCommand, UsageError } from "@/scripts/cli";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/auth/api-keys";
 import { config } from "@/lib/config";
@@ -27,12 +28,13 @@ await runCommand(async () => {
       const rows = keys.map((key) => [
         String(key.id),
         key.name,
+        key.purpose === "admin_app" ? "admin app" : "clients",
         key.prefix,
         date(key.createdAt),
         date(key.lastUsedAt),
         key.revokedAt ? `revoked ${date(key.revokedAt)}` : "active",
       ]);
-      const header = ["ID", "NAME", "PREFIX", "CREATED", "LAST USED", "STATE"];
+      const header = ["ID", "NAME", "FOR", "PREFIX", "CREATED", "LAST USED", "STATE"];
       printTable(header, rows);
     }
   } else {
@@ -40,7 +42,9 @@ await runCommand(async () => {
     if (!revoked) throw new UsageError(`No API key has id or prefix "${argument}". See: npm run key -- list`);
     console.log(
       `Revoked API key ${revoked.id} "${revoked.name}" (prefix ${revoked.prefix}); ` +
-        "requests with it are refused from now on.",
+        (revoked.purpose === "admin_app"
+          ? "it was the admin app's: its next request uses a new one (unless ADMIN_API_KEY names this key)."
+          : "requests with it are refused from now on."),
     );
   }
 });

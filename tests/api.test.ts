@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { parseJson } from "@/lib/http/json";
-import { assertError, call, rawCall, type Reply } from "@/scripts/harness/http";
+import { MAX_JSON_DEPTH, parseJson } from "@/lib/http/json";
+import { asReply, assertError, call, rawCall, type Reply } from "@/scripts/harness/http";
 import {
   createKey,
   createStaff,
@@ -18,6 +18,10 @@ import {
 // both entries that serve /v1: server.ts (what npm start runs) and Next's own `next start`.
 
 const INT64_MAX = "9223372036854775807";
+const TOO_DEEP =
+  "The request body is nested too deeply: " + `at most ${MAX_JSON_DEPTH} levels of arrays and objects are accepted.`;
+const nestedArrays = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
+const nestedObjects = (depth: number) => '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
 const INT64_MIN = "-9223372036854775808";
 const STAFF = { email: "api-tests@animal-store.example", password: "a staff member's password" };
 
@@ -38,7 +42,7 @@ for (const provider of providers) {
         await runScript("db-migrate.ts", [], database.url);
         key = await createKey(database.url);
         await createStaff(database.url, STAFF.email, STAFF.password);
-        // The admin app uses this key too, so a run never writes an admin key file for its database.
+        // The admin app uses this key too (ADMIN_API_KEY), as a deployment may configure it.
         server = await startServer(entry, database.url, { ADMIN_API_KEY: key });
       });
 
@@ -264,6 +268,90 @@ for (const provider of providers) {
           for (const reply of replies) {
             const fetched = await api("GET", `/v1/pets/${reply.body.id}`);
             assert.equal(fetched.text, reply.text);
+          }
+        });
+      });
+
+      describe("nesting depth of bodies (createPet, updatePet)", () => {
+        let petPath: string;
+        before(async () => {
+          const created = await api("POST", "/v1/pets", { body: { name: "Deep", categoryId: 1 } });
+          assert.equal(created.status, 201, created.text);
+          petPath = `/v1/pets/${created.body.id}`;
+        });
+        const operations = () =>
+          [
+            ["createPet", "POST", "/v1/pets", "application/json"],
+            ["updatePet", "PATCH", petPath, "application/merge-patch+json"],
+          ] as const;
+        const assertTooDeep = (reply: Reply) => {
+          assertError(reply, 400, "invalid_json", "");
+          assert.equal(reply.body.message, TOO_DEEP);
+          assert.deepEqual(reply.body.errors, [{ path: "", message: TOO_DEEP }]);
+        };
+
+        /** Sends a body in chunks of `chunkSize` bytes without a Content-Length (chunked). */
+        const stream = async (method: string, path: string, type: string, body: string, chunkSize: number) => {
+          const bytes = Buffer.from(body);
+          const chunks = Array.from({ length: Math.ceil(bytes.length / chunkSize) }, (_, index) =>
+            bytes.subarray(index * chunkSize, (index + 1) * chunkSize),
+          );
+          const headers = { Authorization: `Bearer ${key}`, "Content-Type": type };
+          return asReply(await rawCall(server.baseUrl, { method, path, headers, chunks }));
+        };
+
+        test("100,000 levels streamed without a length: a 400 naming the limit, and the server serves on", async () => {
+          for (const [name, method, path, type] of operations()) {
+            for (const body of [nestedArrays(100_000), nestedObjects(100_000)]) {
+              for (const chunkSize of [8192, body.length]) {
+                assertTooDeep(await stream(method, path, type, body, chunkSize));
+                assert.equal((await api("GET", "/v1/pets?limit=1")).status, 200, `${name}: still serving`);
+              }
+            }
+          }
+          assert.equal((await api("GET", petPath)).body.name, "Deep", "the pet is unchanged");
+        });
+
+        test("a streamed body is judged on its first 16 KiB, however it is cut into chunks", async () => {
+          for (const [, method, path, type] of operations()) {
+            // Too deep only past 16 KiB: too large.
+            const late = " ".repeat(16 * 1024) + nestedArrays(100);
+            for (const chunkSize of [1000, 16 * 1024, late.length]) {
+              assertError(await stream(method, path, type, late, chunkSize), 413, "payload_too_large");
+            }
+            // Too deep within the first 16 KiB, and too large: too deep, as soon as it is seen.
+            const early = " ".repeat(16 * 1024 - MAX_JSON_DEPTH - 1) + nestedArrays(1000);
+            for (const chunkSize of [1000, 16 * 1024, early.length]) {
+              assertTooDeep(await stream(method, path, type, early, chunkSize));
+            }
+          }
+        });
+
+        test("the deepest bodies that fit in 16 KiB are a 400 naming the limit", async () => {
+          for (const [name, method, path, type] of operations()) {
+            for (const body of ["[".repeat(16 * 1024), '{"a":'.repeat(3000), nestedArrays(8 * 1024)]) {
+              const reply = await api(method, path, { body, headers: { "Content-Type": type } });
+              assertTooDeep(reply);
+              assert.equal(reply.headers.get("content-type"), "application/json", name);
+            }
+          }
+        });
+
+        test(`${MAX_JSON_DEPTH} levels are parsed and validated, ${MAX_JSON_DEPTH + 1} refused unparsed`, async () => {
+          for (const [name, method, path, type] of operations()) {
+            const send = (body: string) => api(method, path, { body, headers: { "Content-Type": type } });
+            // The object is the first level, so the member's value holds the other levels.
+            const member = (depth: number) => `{"name":${nestedArrays(depth - 1)},"categoryId":1}`;
+            assertError(await send(member(MAX_JSON_DEPTH)), 400, "invalid_body", "name");
+            assertTooDeep(await send(member(MAX_JSON_DEPTH + 1)));
+            assertError(await send(nestedArrays(MAX_JSON_DEPTH)), 400, "invalid_body", "");
+            assertTooDeep(await send(nestedArrays(MAX_JSON_DEPTH + 1)));
+            const objects = (depth: number) => `{"name":"Rex","categoryId":1,"extra":${nestedObjects(depth - 1)}}`;
+            assertError(await send(objects(MAX_JSON_DEPTH)), 400, "invalid_body", "extra");
+            assertTooDeep(await send(objects(MAX_JSON_DEPTH + 1)));
+            // Brackets in strings are not nesting.
+            const bracketed = await send(`{"name":"${"[{".repeat(50)}","categoryId":1}`);
+            assert.equal(bracketed.status, method === "POST" ? 201 : 200, `${name}: ${bracketed.text}`);
           }
         });
       });

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { call } from "@/scripts/harness/http";
+import { assertError, call, signInStaff, type Reply } from "@/scripts/harness/http";
 import {
   createKey,
+  createStaff,
   createTestDatabase,
   testProviders,
   runScript,
@@ -11,7 +12,8 @@ import {
   type TestDatabase,
 } from "@/scripts/harness/servers";
 
-// Idempotency-Key on createPet and per-key rate limits, over HTTP, on both databases.
+// Idempotency-Key on createPet and per-key rate limits, over HTTP, on both databases; the admin app's
+// requests limited per staff member.
 
 const providers = await testProviders();
 
@@ -173,6 +175,76 @@ describe("rate limits", () => {
     assert.equal(anonymous.headers.get("ratelimit-policy"), '"per-key";q=5;w=3600');
   });
 });
+
+for (const provider of providers) {
+  describe(`the admin app's rate limits on ${provider}`, () => {
+    let database: TestDatabase;
+    let server: RunningServer;
+    before(async () => {
+      database = await createTestDatabase(provider);
+      await createStaff(database.url, "ana@animal-store.example", "ana's long password");
+      await createStaff(database.url, "ben@animal-store.example", "ben's long password");
+      server = await startServer("custom", database.url, {
+        RATE_LIMIT_REQUESTS: "5",
+        RATE_LIMIT_WINDOW_SECONDS: "3600",
+      });
+    });
+    after(async () => {
+      await server?.stop();
+      await database?.drop();
+    });
+
+    test("each staff member has a quota of their own within the admin app's key; API clients keep theirs", async () => {
+      const ana = await signInStaff(server.baseUrl, "ana@animal-store.example", "ana's long password");
+      const ben = await signInStaff(server.baseUrl, "ben@animal-store.example", "ben's long password");
+      const browse = (cookie: string) =>
+        call(server.baseUrl, "GET", "/admin/api/pets?limit=1", { headers: { Cookie: cookie } });
+      const remaining = (reply: Reply) => /r=(\d+)/.exec(reply.headers.get("ratelimit") ?? "")?.[1];
+
+      const anas = [];
+      for (let index = 0; index < 7; index++) anas.push(await browse(ana));
+      assert.deepEqual(
+        anas.map((reply) => reply.status),
+        [200, 200, 200, 200, 200, 429, 429],
+      );
+      assert.deepEqual(anas.map(remaining), ["4", "3", "2", "1", "0", "0", "0"]);
+      for (const reply of anas) assert.equal(reply.headers.get("ratelimit-policy"), '"per-staff";q=5;w=3600');
+      const limited = anas[5];
+      assertError(limited, 429, "rate_limited");
+      assert.match(limited.body.message, /this staff member/);
+      const retryAfter = Number(limited.headers.get("retry-after"));
+      assert.ok(Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 3600, `Retry-After ${retryAfter}`);
+      assert.equal(limited.headers.get("ratelimit"), `"per-staff";r=0;t=${retryAfter}`);
+      const refusedWrite = await call(server.baseUrl, "POST", "/admin/api/pets", {
+        headers: { Cookie: ana, Origin: server.baseUrl },
+        body: { name: "Over Quota", categoryId: 1 },
+      });
+      assertError(refusedWrite, 429, "rate_limited");
+
+      // Ben's requests go out with the same key of the admin app, counted in his own bucket.
+      const bens = [await browse(ben), await browse(ben)];
+      assert.deepEqual(
+        bens.map((reply) => [reply.status, remaining(reply)]),
+        [
+          [200, "4"],
+          [200, "3"],
+        ],
+      );
+      const created = await call(server.baseUrl, "POST", "/admin/api/pets", {
+        headers: { Cookie: ben, Origin: server.baseUrl },
+        body: { name: "Within Quota", categoryId: 1 },
+      });
+      assert.equal(created.status, 201, created.text);
+
+      // An API client's key has its whole quota, as before.
+      const key = await createKey(database.url, "a client");
+      const client = await call(server.baseUrl, "GET", "/v1/pets?limit=1", { key });
+      assert.equal(client.status, 200);
+      assert.match(client.headers.get("ratelimit") ?? "", /^"per-key";r=4;t=\d+$/);
+      assert.equal(client.headers.get("ratelimit-policy"), '"per-key";q=5;w=3600');
+    });
+  });
+}
 
 describe("rate limits under concurrency", () => {
   const { database, server } = serverWithQuota(100);

@@ -1,13 +1,16 @@
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { parseJson, stringifyJson } from "@/lib/http/json";
+import { JsonDepthGauge, JsonTooDeepError, MAX_JSON_DEPTH, parseJson, stringifyJson } from "@/lib/http/json";
 import { INT64_MAX, INT64_MIN } from "@/lib/http/int64";
 import { stringifyPet, stringifyPets } from "@/lib/pets/json";
 import { fieldErrors } from "@/lib/http/validation";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { ConfigError, readConfig } from "@/lib/config";
 import { listPetsQuerySchema, newPetSchema, petIdSchema } from "@/lib/pets/schema";
+import { privateFile, privateFolder } from "@/lib/private-files";
 
 describe("int64 JSON", () => {
   test("integer literals are read as bigint, digit for digit", () => {
@@ -32,6 +35,73 @@ describe("int64 JSON", () => {
   test("malformed JSON and differing duplicate keys are refused", () => {
     assert.throws(() => parseJson('{"a":'));
     assert.throws(() => parseJson('{"a":1,"a":2}'));
+  });
+});
+
+describe("the JSON depth limit", () => {
+  const arrays = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
+  const objects = (depth: number) => '{"a":'.repeat(depth) + "1" + "}".repeat(depth);
+
+  test(`${MAX_JSON_DEPTH} levels of arrays or objects are parsed; one more is refused before parsing`, () => {
+    assert.equal(stringifyJson(parseJson(arrays(MAX_JSON_DEPTH))), arrays(MAX_JSON_DEPTH));
+    assert.equal(stringifyJson(parseJson(objects(MAX_JSON_DEPTH))), objects(MAX_JSON_DEPTH));
+    assert.throws(() => parseJson(arrays(MAX_JSON_DEPTH + 1)), JsonTooDeepError);
+    assert.throws(() => parseJson(objects(MAX_JSON_DEPTH + 1)), JsonTooDeepError);
+    // Refused by the scan, not by the parser: what follows the excess depth is never read.
+    assert.throws(() => parseJson("[".repeat(MAX_JSON_DEPTH + 1) + "not json"), JsonTooDeepError);
+  });
+
+  test("100,000 levels, balanced or not, are refused without recursion", () => {
+    for (const text of [arrays(100_000), objects(100_000), "[".repeat(100_000), '{"a":['.repeat(50_000)]) {
+      assert.throws(() => parseJson(text), JsonTooDeepError);
+    }
+  });
+
+  test("the gauge counts brackets outside strings only", () => {
+    const fits = (limit: number, ...pieces: (string | Uint8Array)[]) => {
+      const gauge = new JsonDepthGauge(limit);
+      return pieces.every((piece) => gauge.feed(piece));
+    };
+    assert.equal(fits(2, "[[]]"), true);
+    assert.equal(fits(2, "[[[]]]"), false);
+    assert.equal(fits(2, '[{},[],{"a":1},[2]]'), true, "siblings do not add up");
+    assert.equal(fits(2, '[{"a":[1]}]'), false);
+    assert.equal(fits(1, '["[[[[{{{{"]'), true, "brackets in a string");
+    assert.equal(fits(1, '{"[[[[":"{{{{"}'), true, "brackets in keys and values");
+    assert.equal(fits(1, '["\\"[[[[{{"]'), true, "an escaped quote does not end the string");
+    assert.equal(fits(2, '["\\\\",[[]]]'), false, "an escaped backslash does not escape the closing quote");
+    assert.equal(fits(1, '["\\u0022[[[["]'), true, "a \\u escape is no quote");
+    assert.equal(fits(1, '["a\\', '"[[[', '["]'), true, "an escape split across pieces");
+    assert.equal(fits(1, '["ab', "c[[[", '"]'), true, "a string split across pieces");
+    assert.equal(fits(2, "[", "[", "["), false, "depth carried across pieces");
+  });
+
+  test("the gauge reads UTF-8 bytes as it reads text", () => {
+    const gauge = (limit: number, text: string) => new JsonDepthGauge(limit).feed(new TextEncoder().encode(text));
+    assert.equal(gauge(1, '["é🐕[[[[","\\"[[["]'), true);
+    assert.equal(gauge(1, '["é🐕",[]]'), false);
+    const mixed = new JsonDepthGauge(2);
+    assert.equal(mixed.feed(new TextEncoder().encode('[["[[[')), true);
+    assert.equal(mixed.feed('"]]'), true);
+    assert.equal(mixed.feed("[[["), false);
+  });
+
+  test("unbalanced text: stray closes buy no depth, an unterminated string hides what follows", () => {
+    const fits = (limit: number, text: string) => new JsonDepthGauge(limit).feed(text);
+    assert.equal(fits(3, "]]]]]]]][[["), true);
+    assert.equal(fits(3, "]]]]]]]][[[["), false);
+    assert.equal(fits(3, "}}}]]][[[["), false);
+    assert.equal(fits(1, '["unterminated [[[[[['), true);
+    assert.equal(fits(3, "[[[["), false);
+    // Malformed but shallow text still reaches the parser and is refused by it.
+    assert.throws(
+      () => parseJson("]]]][["),
+      (error) => !(error instanceof JsonTooDeepError),
+    );
+    assert.throws(
+      () => parseJson('["unterminated [[[[[['),
+      (error) => !(error instanceof JsonTooDeepError),
+    );
   });
 });
 
@@ -169,5 +239,21 @@ describe("the pet serialiser of the read path", () => {
     for (const pet of pets) assert.equal(stringifyPet(pet), stringifyJson(pet));
     assert.equal(stringifyPets(pets), stringifyJson(pets));
     assert.equal(stringifyPets([]), "[]");
+  });
+});
+
+describe("private files", () => {
+  test("a shared folder (sticky bit, like /tmp) is left as it is; a file of ours in it is still made 0600", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-shared-"));
+    try {
+      fs.chmodSync(dir, 0o1777);
+      privateFolder(dir);
+      assert.equal(fs.statSync(dir).mode & 0o7777, 0o1777);
+      const file = path.join(dir, "store.db");
+      privateFile(file, { create: true });
+      assert.equal(fs.statSync(file).mode & 0o777, 0o600, "a file of ours in it is still made private");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

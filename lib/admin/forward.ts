@@ -1,5 +1,5 @@
 import "server-only";
-import { adminApiKey, forgetAdminApiKey } from "@/lib/auth/admin-key";
+import { adminAppKey, forgetAdminAppKey } from "@/lib/auth/admin-key";
 import type { SignedInStaff } from "@/lib/auth/staff";
 import { ConfigError } from "@/lib/config";
 import { ApiError } from "@/lib/http/errors";
@@ -9,16 +9,17 @@ import { dispatchV1 } from "@/lib/v1/router";
 
 // How the admin endpoints reach the catalogue: one in-process call of the very same /v1 route
 // functions an API client gets — router, edge, validation, errors and handlers — with the admin app's
-// key, and with the signed-in staff member passed beside the request (never in a header, so nothing a
-// client sends can claim it). The browser gets back the status, the body as /v1 wrote it, the request
-// id, and the next page's cursor; nothing of the key comes back out.
+// key named by its id and the signed-in staff member, both passed beside the request (never in a
+// header, so nothing a client sends can claim either). /v1 counts the request against that staff
+// member's own rate-limit bucket. The browser gets back the status, the body as /v1 wrote it, the
+// request id, the rate limit, and the next page's cursor; nothing of the key comes back out.
 
 // Never resolved or connected to: the Request is handed to dispatchV1 as an object.
 const IN_PROCESS_ORIGIN = "http://admin-app.internal";
 
-async function adminKey(requestId: string): Promise<string> {
+async function adminKeyId(requestId: string): Promise<number> {
   try {
-    return (await adminApiKey()).key;
+    return (await adminAppKey()).id;
   } catch (error) {
     // ADMIN_API_KEY revoked while the app runs: not a bug of this request; say so, and log why.
     if (!(error instanceof ConfigError)) throw error;
@@ -34,7 +35,7 @@ export async function forwardToV1(
   staff: SignedInStaff,
   pathAndQuery: string,
 ): Promise<Response> {
-  const headers = new Headers({ Authorization: `Bearer ${await adminKey(requestId)}`, "X-Request-Id": requestId });
+  const headers = new Headers({ "X-Request-Id": requestId });
   for (const name of ["content-type", "content-length", "if-match", "if-none-match", "idempotency-key"]) {
     const value = request.headers.get(name);
     if (value !== null) headers.set(name, value);
@@ -47,18 +48,38 @@ export async function forwardToV1(
     body: hasBody ? request.body : undefined,
     duplex: hasBody ? "half" : undefined,
   };
-  const answer = await dispatchV1(new Request(new URL(pathAndQuery, IN_PROCESS_ORIGIN), init), { actingStaff: staff });
+  const url = new URL(pathAndQuery, IN_PROCESS_ORIGIN);
+  const dispatch = (keyId: number) => dispatchV1(new Request(url, init), { adminKeyId: keyId, actingStaff: staff });
 
+  let keyId = await adminKeyId(requestId);
+  let answer = await dispatch(keyId);
   if (answer.status === 401) {
-    // Only our own key can be refused here: revoked since start-up. The next request resolves it again.
-    forgetAdminApiKey();
-    log("error", "admin app API key refused by /v1", { requestId });
+    // Only the admin app's key can be refused here: revoked since this instance looked it up. /v1 refuses
+    // before it reads the body, so the request goes once more with the key the app has now (found, or
+    // created in its place).
+    await forgetAdminAppKey(keyId);
+    log("info", "admin app API key revoked; looking up the current one", { requestId, keyId });
+    if (hasBody && request.bodyUsed) throw new ApiError("admin_key_refused");
+    keyId = await adminKeyId(requestId);
+    answer = await dispatch(keyId);
+  }
+  if (answer.status === 401) {
+    log("error", "admin app API key refused by /v1", { requestId, keyId });
     throw new ApiError("admin_key_refused");
   }
   const forwarded = new Headers({ "Content-Type": answer.headers.get("content-type") ?? "application/json" });
   const cursor = nextCursorOf(answer.headers.get("link"));
   if (cursor) forwarded.set("X-Next-Cursor", cursor);
-  for (const name of ["retry-after", "allow", "etag", "accept-patch", "idempotent-replayed"]) {
+  const passed = [
+    "retry-after",
+    "ratelimit",
+    "ratelimit-policy",
+    "allow",
+    "etag",
+    "accept-patch",
+    "idempotent-replayed",
+  ];
+  for (const name of passed) {
     const value = answer.headers.get(name);
     if (value !== null) forwarded.set(name, value);
   }

@@ -1,20 +1,31 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { adminApiKey } from "@/lib/auth/admin-key";
-import type { DatabaseConfig } from "@/lib/config";
-import { countStaff, createStaff } from "@/lib/auth/staff";
+import { adminAppKey, removeEarlierKeyFile } from "@/lib/auth/admin-key";
+import { reachableFromOtherMachines, type Config } from "@/lib/config";
+import { countStaff, createStaff, disableStaff, listStaff } from "@/lib/auth/staff";
+import { log } from "@/lib/log";
 
-// The admin app's start-up work, run by server.ts after migrating and seeding: resolve its API key
-// (a bad ADMIN_API_KEY stops the app here, in one line), and give an empty embedded database a demo
-// staff account whose credentials are printed this once.
+// The admin app's start-up work, run by server.ts after migrating and seeding: settle its API key
+// (a bad ADMIN_API_KEY stops the app here, in one line), remove an earlier version's key file, and
+// give an empty embedded database a demo staff account whose credentials are printed this once, so
+// that `npm install && npm start` on a newcomer's machine ends with a sign-in.
+//
+// Only on loopback: the demo account's email is public and its password lands in whatever keeps the
+// server's output, often a log. An instance other machines can reach (HOST beyond loopback,
+// TRUSTED_PROXIES, or a public PUBLIC_ORIGIN) never gets one, and a demo account made earlier on
+// loopback is disabled there, its sessions ended. Its first staff account comes from the staff tool.
 
 export const DEMO_STAFF_EMAIL = "demo@animal-store.example";
 
-export async function prepareAdminApp(database: DatabaseConfig, options: { demo: boolean }): Promise<void> {
-  await adminApiKey();
+const CREATE_STAFF = "No staff account exists yet. Create one with:  npm run staff -- create <email>";
+
+export async function prepareAdminApp(settings: Config): Promise<void> {
+  await adminAppKey();
+  removeEarlierKeyFile(settings.database);
+  if (reachableFromOtherMachines(settings)) return withoutDemoStaff(settings);
   if ((await countStaff()) > 0) return;
-  if (!options.demo || database.provider !== "sqlite") {
-    console.log("No staff account exists yet. Create one with:  npm run staff -- create <email>");
+  if (settings.DEMO_SEED !== "on" || settings.database.provider !== "sqlite") {
+    console.log(CREATE_STAFF);
     return;
   }
   const password = randomBytes(12).toString("base64url");
@@ -32,4 +43,26 @@ export async function prepareAdminApp(database: DatabaseConfig, options: { demo:
       "It is shown only this once. Manage staff with: npm run staff -- create <email> | list | disable <email>",
     ].join("\n"),
   );
+}
+
+async function withoutDemoStaff(settings: Config): Promise<void> {
+  const staff = await listStaff();
+  const demo = staff.find((member) => member.email === DEMO_STAFF_EMAIL && !member.disabledAt);
+  if (demo) {
+    const disabled = await disableStaff(DEMO_STAFF_EMAIL);
+    log("warn", "demo staff account disabled", {
+      email: DEMO_STAFF_EMAIL,
+      endedSessions: disabled?.endedSessions ?? 0,
+      reason:
+        "this instance can be reached from other machines (HOST, TRUSTED_PROXIES or PUBLIC_ORIGIN) " +
+        "and the demo account's password was printed when it was created",
+      HOST: settings.HOST,
+      TRUSTED_PROXIES: settings.TRUSTED_PROXIES.join(","),
+      PUBLIC_ORIGIN: settings.PUBLIC_ORIGIN ?? "",
+      action: "create staff accounts with: npm run staff -- create <email>",
+    });
+  }
+  if (!staff.some((member) => member !== demo && !member.disabledAt)) {
+    console.log(`${CREATE_STAFF}\n(No demo account is made on an instance other machines can reach.)`);
+  }
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { sessionTokenOf } from "@/lib/auth/cookies";
-import { isSameOrigin } from "@/lib/auth/origin";
+import { isSameOrigin, trustedOrigin } from "@/lib/auth/origin";
 import { sessionStaff } from "@/lib/auth/sessions";
 import type { SignedInStaff } from "@/lib/auth/staff";
 import type { Surface } from "@/lib/http/edge";
@@ -11,17 +11,26 @@ import { ApiError } from "@/lib/http/errors";
 // Origin equal to the app's own. They never read an Authorization header, and /v1 never reads the
 // session cookie.
 
+const CROSS_ORIGIN_UNCONFIGURED =
+  "Refused: this server is reached by a name it cannot trust on its own; set PUBLIC_ORIGIN to the address " +
+  "staff use (for example https://store.example) to accept changes from its pages.";
+
 export type StaffCaller = { staff: SignedInStaff | undefined; sessionToken: string | undefined };
 export type SignedInCaller = { staff: SignedInStaff; sessionToken: string };
 
 function staffSurface<Caller extends StaffCaller>(sessionRequired: boolean): Surface<Caller> {
   return {
     label: "admin request",
+    name: "admin",
     async identify(request) {
       const sessionToken = sessionTokenOf(request);
       const staff = await sessionStaff(sessionToken);
       if (sessionRequired && !staff) throw new ApiError("session_required");
-      if (request.method !== "GET" && !isSameOrigin(request)) throw new ApiError("cross_origin");
+      if (request.method !== "GET" && !isSameOrigin(request)) {
+        // Reached by a DNS name with no PUBLIC_ORIGIN: say what the operator must set.
+        const unset = trustedOrigin(request) === undefined;
+        throw new ApiError("cross_origin", unset ? { message: CROSS_ORIGIN_UNCONFIGURED } : {});
+      }
       return { staff, sessionToken } as Caller;
     },
     logFields: ({ staff }) => (staff ? { staffId: staff.id } : {}),

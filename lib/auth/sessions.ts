@@ -6,7 +6,8 @@ import { sha256Hex } from "@/lib/hash";
 
 // Staff sessions. The browser holds a random 256-bit token in an httpOnly cookie; the database holds
 // only its SHA-256 as the session's id. Ending a session deletes the row, so the token stops working
-// on every instance at once, wherever a copy of the cookie is.
+// on every instance at once, wherever a copy of the cookie is. Expired rows are deleted by
+// lib/housekeeping.ts.
 
 export const SESSION_COOKIE = "animal_store_session";
 export const SESSION_LIFETIME_MS = 12 * 60 * 60_000;
@@ -23,7 +24,6 @@ export async function startSession(staffId: number, now = new Date()): Promise<{
     data: { id: sessionId(token), staffId, createdAt: now, expiresAt },
     select: { id: true },
   });
-  await db().staffSession.deleteMany({ where: { expiresAt: { lte: now } } }); // housekeeping: expired rows are useless
   return { token, expiresAt };
 }
 

@@ -1,8 +1,10 @@
 import "server-only";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
 import { config, type DatabaseConfig } from "@/lib/config";
 import { withSqliteAdapter } from "@/lib/db/sqlite-adapter";
+import { privateSqliteFiles } from "@/lib/private-files";
 import { PrismaClient as PostgresClient } from "@/lib/generated/postgresql/client";
 import { PrismaClient as SqliteClient, type Prisma } from "@/lib/generated/sqlite/client";
 
@@ -12,18 +14,21 @@ export type Database = SqliteClient;
 /** The client inside an interactive transaction; `db()` itself is one too, for work outside a transaction. */
 export type Transaction = Prisma.TransactionClient;
 
-/** A new client for the given database; most code wants `db()`, the one client of the process. */
-export function createDatabase(database: DatabaseConfig): Database {
+type Opened = { client: Database; pool?: pg.Pool };
+
+function open(database: DatabaseConfig): Opened {
   if (database.provider === "sqlite") {
+    privateSqliteFiles(database.file); // usually done already by migrate(), the file's first opener
     // better-sqlite3's `timeout` is SQLite's busy timeout: the key tool and the server share the file.
     const adapter = withSqliteAdapter(
       new PrismaBetterSqlite3({ url: database.file, timeout: 5000 }),
       database.synchronous,
     );
-    return new SqliteClient({ adapter });
+    return { client: new SqliteClient({ adapter }) };
   }
-  // Bounded waits: when PostgreSQL is away, requests fail fast with 503 instead of hanging.
-  const adapter = new PrismaPg({
+  // Bounded waits: when PostgreSQL is away, requests fail fast with 503 instead of hanging. The pool is
+  // ours rather than the adapter's so that its use can be read (lib/metrics); the client still ends it.
+  const pool = new pg.Pool({
     connectionString: database.url,
     max: 10,
     connectionTimeoutMillis: 3000,
@@ -32,14 +37,25 @@ export function createDatabase(database: DatabaseConfig): Database {
     idleTimeoutMillis: 30_000,
     keepAlive: true,
   });
-  return new PostgresClient({ adapter }) as unknown as Database;
+  const adapter = new PrismaPg(pool, { disposeExternalPool: true });
+  return { client: new PostgresClient({ adapter }) as unknown as Database, pool };
+}
+
+/** A new client for the given database; most code wants `db()`, the one client of the process. */
+export function createDatabase(database: DatabaseConfig): Database {
+  return open(database).client;
 }
 
 // One client per process, kept on globalThis so that every module graph of the process (Next's
 // bundles, the custom server, dev-mode reloads) shares it instead of opening another pool.
-const holder = globalThis as typeof globalThis & { __animalStoreDb?: Database };
+const holder = globalThis as typeof globalThis & { __animalStoreDatabase?: Opened };
 
 export function db(): Database {
-  holder.__animalStoreDb ??= createDatabase(config().database);
-  return holder.__animalStoreDb;
+  holder.__animalStoreDatabase ??= open(config().database);
+  return holder.__animalStoreDatabase.client;
+}
+
+/** The connection pool behind `db()` on PostgreSQL; undefined on SQLite (one connection) or before `db()`. */
+export function connectionPool(): pg.Pool | undefined {
+  return holder.__animalStoreDatabase?.pool;
 }

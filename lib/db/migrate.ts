@@ -5,6 +5,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import type { DatabaseConfig } from "@/lib/config";
 import { prismaDir, withSchemaEngine } from "@/lib/db/schema-engine";
+import { privateSqliteFiles } from "@/lib/private-files";
 
 const noFilters = { externalTables: [], externalEnums: [] };
 
@@ -99,9 +100,12 @@ export async function migrate(database: DatabaseConfig): Promise<string[]> {
   }
 }
 
-/** Creates the SQLite file and its folder on first run, in WAL mode so readers never wait for the writer. */
+/**
+ * Creates the SQLite file and its folder on first run, for the app's user only, in WAL mode so readers
+ * never wait for the writer. This is the first open of the file in every process that writes to it.
+ */
 function prepareSqliteFile(file: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  privateSqliteFiles(file);
   const sqlite = new Database(file, { timeout: 10_000 });
   try {
     sqlite.pragma("journal_mode = WAL"); // persistent: stored in the file itself

@@ -1,12 +1,18 @@
 import "server-only";
 import { ApiError } from "@/lib/http/errors";
-import { parseJson } from "@/lib/http/json";
+import { JsonDepthGauge, JsonTooDeepError, MAX_JSON_DEPTH, parseJson } from "@/lib/http/json";
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
 /** A 400 about a body that cannot be read as JSON: like every 400 about the body, it names the body. */
 function unreadable(message: string): ApiError {
   return new ApiError("invalid_json", { message, errors: [{ path: "", message }] });
+}
+
+function tooDeep(): ApiError {
+  return unreadable(
+    `The request body is nested too deeply: at most ${MAX_JSON_DEPTH} levels of arrays and objects are accepted.`,
+  );
 }
 
 /** The media type of a body without its parameters, lower-cased. */
@@ -23,9 +29,10 @@ function isJsonMediaType(essence: string): boolean {
 export const MERGE_PATCH_TYPES = ["application/merge-patch+json", "application/json"];
 
 /**
- * Reads a JSON request body of at most 16 KiB. A declared length over the limit is refused before any
- * of the body is read, and an undeclared one as soon as the limit is passed. `mediaTypes` narrows the
- * accepted types (else any JSON type); a body of another type is a 415 that lists them in Accept-Patch.
+ * Reads a JSON request body of at most 16 KiB, nested at most MAX_JSON_DEPTH deep. A declared length over
+ * the limit is refused before any of the body is read; an undeclared one as soon as it passes the limit or
+ * the depth. `mediaTypes` narrows the accepted types (else any JSON type); a body of another type is a 415
+ * that lists them in Accept-Patch.
  */
 export async function readJsonBody(request: Request, mediaTypes?: string[]): Promise<{ json: unknown; text: string }> {
   const type = mediaTypeOf(request.headers.get("content-type"));
@@ -48,9 +55,12 @@ export async function readJsonBody(request: Request, mediaTypes?: string[]): Pro
     size = whole.byteLength;
   } else if (request.body) {
     const reader = request.body.getReader();
+    const depth = new JsonDepthGauge();
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      // The depth is judged on the first 16 KiB whatever the chunks' sizes, so the same body always gets
+      // the same answer. The rest is left unread: the HTTP layer drains a little of it, then closes.
+      if (!depth.feed(chunk.value.subarray(0, BODY_LIMIT_BYTES - size))) throw tooDeep();
       size += chunk.value.byteLength;
-      // The rest is left unread: the HTTP layer drains a little of it after answering, then closes.
       if (size > BODY_LIMIT_BYTES) throw new ApiError("payload_too_large");
       chunks.push(chunk.value);
     }
@@ -66,12 +76,10 @@ export async function readJsonBody(request: Request, mediaTypes?: string[]): Pro
   try {
     return { json: parseJson(text), text };
   } catch (error) {
-    const reason =
-      error instanceof RangeError
-        ? "it is nested too deeply"
-        : error instanceof Error
-          ? error.message
-          : "it cannot be parsed";
-    throw unreadable(`The request body is not valid JSON: ${reason}.`);
+    // parseJson scans the depth before it parses: a body too deep is refused without any recursion.
+    if (error instanceof JsonTooDeepError) throw tooDeep();
+    throw unreadable(
+      `The request body is not valid JSON: ${error instanceof Error ? error.message : "it cannot be parsed"}.`,
+    );
   }
 }

@@ -1,14 +1,18 @@
 import "server-only";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
+import type { ErrorCode } from "@/lib/http/error-codes";
 import { ApiError } from "@/lib/http/errors";
+import { clientAddress, requestScheme, STRICT_TRANSPORT_SECURITY } from "@/lib/http/forwarded";
 import { stringifyJson } from "@/lib/http/json";
 import { log } from "@/lib/log";
+import { recordRequest, requestSeries, type RequestSeries, type SurfaceName } from "@/lib/metrics/registry";
 import type { SignedInStaff } from "@/lib/auth/staff";
 
 // The one wrapper that owns the HTTP edge, for /v1 and for the admin app's endpoints alike. A handler
 // takes a Web Request (no Next-only APIs) and returns a Response; the edge assigns the request id, lets
 // the surface identify the caller before anything else is looked at, maps every thrown error to the
-// Error body, answers unsupported methods with 405 and Allow, and sets the headers every answer carries.
+// Error body, answers unsupported methods with 405 and Allow, sets the headers every answer carries, and
+// counts the request for the metrics (lib/metrics).
 // What differs between /v1 and the admin endpoints is the Surface: how a caller is identified (an API
 // key, a staff session) and the headers of that surface (rate limits, CORS).
 
@@ -17,11 +21,13 @@ export type Method = (typeof METHODS)[number];
 
 /**
  * A route function's second argument: what Next passes (the path's params), or what the custom server
- * and the admin app pass in-process. `actingStaff` is set only by the admin app's own forward to /v1,
- * never from anything a client sends: it names the signed-in staff member behind the request.
+ * and the admin app pass in-process. `adminKeyId` and `actingStaff` are set only by the admin app's own
+ * forward to /v1, never from anything a client sends: the admin app's API key, named by its id (the app
+ * holds no secret of it), and the signed-in staff member behind the request.
  */
 export type RouteContext = {
   params?: Promise<Record<string, string | string[] | undefined>>;
+  adminKeyId?: number;
   actingStaff?: SignedInStaff;
 };
 export type RouteFunction = (request: Request, context?: RouteContext) => Promise<Response>;
@@ -38,6 +44,8 @@ export type Handler<Caller> = (context: EdgeContext<Caller>) => Promise<Response
 export type Surface<Caller> = {
   /** How log lines name the surface's requests ("request", "admin request"). */
   label: string;
+  /** How the metrics name the surface. */
+  name: SurfaceName;
   /** Identifies the caller, or throws the ApiError to answer instead (401, 403…). */
   identify(request: Request, context: RouteContext | undefined): Promise<Caller>;
   /** Lets an identified caller in, or throws the ApiError to answer instead (429…). */
@@ -63,6 +71,11 @@ export function json(body: unknown, init: ResponseInit = {}): Response {
 }
 
 export const AUTHENTICATE_CHALLENGE = 'Bearer realm="animal-store"';
+
+/** The bearer token of the request; the scheme is case-insensitive (RFC 9110 §11.1). */
+export function bearerToken(request: Request): string | undefined {
+  return /^Bearer +([^\s]+) *$/i.exec(request.headers.get("authorization") ?? "")?.[1];
+}
 
 export function errorResponse(error: ApiError): Response {
   const headers =
@@ -104,7 +117,14 @@ type Answer<Caller> = {
   allow: string;
   headers?: Record<string, string>;
   anonymous?: boolean;
+  /** The labels its requests are counted under. */
+  series: RequestSeries;
 };
+
+// What the metrics call answers that are no operation of the route tables.
+const OPTIONS_OPERATION = "options";
+const UNSUPPORTED_METHOD_OPERATION = "unsupportedMethod";
+const UNKNOWN_PATH_OPERATION = "unknownPath";
 
 /** Runs one request through the edge: request id, identification, handler, error mapping, common headers. */
 async function serve<Caller>(
@@ -113,10 +133,12 @@ async function serve<Caller>(
   request: Request,
   context?: RouteContext,
 ): Promise<Response> {
+  const started = performance.now();
   const requestId = requestIdOf(request);
   const url = new URL(request.url);
   let response: Response;
   let caller: Caller | undefined;
+  let refusal: ErrorCode | undefined;
   try {
     const { handler, allow } = answer;
     if (!handler)
@@ -131,12 +153,14 @@ async function serve<Caller>(
     response = await handler({ request, url, params: await paramsOf(context), requestId, caller: caller as Caller });
   } catch (thrown) {
     const error = toApiError(thrown);
+    refusal = error.code;
     const fields = {
       requestId,
       method: request.method,
       path: url.pathname,
       status: error.status,
       code: error.code,
+      client: clientAddress(request),
       ...(caller && surface.logFields?.(caller)),
     };
     if (error.status >= 500)
@@ -148,8 +172,10 @@ async function serve<Caller>(
     response = errorResponse(error);
   }
   withEdgeHeaders(response, requestId);
+  if (requestScheme(request) === "https") response.headers.set("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY);
   for (const [name, value] of Object.entries(answer.headers ?? {})) response.headers.set(name, value);
   surface.finish?.(request, response, { caller, allow: answer.allow });
+  recordRequest(answer.series, request.method, response.status, (performance.now() - started) / 1000, refusal);
   return response;
 }
 
@@ -159,6 +185,8 @@ export type OperationMethod = Exclude<Method, "HEAD" | "OPTIONS">;
 export type EdgeRoute = Record<Method, RouteFunction> & { otherMethods: RouteFunction };
 
 export type Operation<Caller> = {
+  /** Its name in the metrics: the OpenAPI operationId for /v1 (listPets…), a name of that kind elsewhere. */
+  operationId: string;
   handler: Handler<Caller>;
   /** Headers on every answer of this operation, refusals included (a deprecation notice). */
   headers?: Record<string, string>;
@@ -180,6 +208,7 @@ export function edgeRoute<Caller>(
   const supported = METHODS.filter((method) => method === "OPTIONS" || table[method]);
   const allow = supported.join(", ");
   table.OPTIONS = {
+    operationId: OPTIONS_OPERATION,
     handler: async () => new Response(null, { status: 204, headers: { Allow: allow } }),
     anonymous: true,
   };
@@ -189,6 +218,7 @@ export function edgeRoute<Caller>(
       allow,
       anonymous: operation?.anonymous,
       headers: { ...pathHeaders, ...operation?.headers },
+      series: requestSeries(surface.name, operation?.operationId ?? UNSUPPORTED_METHOD_OPERATION),
     };
     return (request, context) => serve(surface, answer, request, context);
   };
@@ -209,10 +239,16 @@ export function notFoundRoute<Caller>(surface: Surface<Caller>): EdgeRoute {
     handler: async ({ url }) => {
       throw new ApiError("not_found", { message: `Nothing exists at ${url.pathname}.` });
     },
+    series: requestSeries(surface.name, UNKNOWN_PATH_OPERATION),
   };
   const route = (request: Request, context?: RouteContext) => serve(surface, answer, request, context);
   return {
     ...(Object.fromEntries(METHODS.map((method) => [method, route])) as Record<Method, RouteFunction>),
     otherMethods: route,
   };
+}
+
+/** The route function of `route` that answers `method`. */
+export function routeFunction(route: EdgeRoute, method: string): RouteFunction {
+  return Object.hasOwn(route, method) ? route[method as Method] : route.otherMethods;
 }

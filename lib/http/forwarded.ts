@@ -14,6 +14,9 @@ import { config } from "@/lib/config";
 
 export type Forwarded = { address: string; scheme: "http" | "https"; host: string | undefined };
 
+/** HSTS for every answer given over HTTPS: pages (proxy.ts) and endpoints (lib/http/edge.ts) alike. */
+export const STRICT_TRANSPORT_SECURITY = "max-age=31536000; includeSubDomains";
+
 /** What the app says when it cannot know a client's address. */
 export const UNKNOWN_ADDRESS = "unknown";
 

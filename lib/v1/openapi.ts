@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { config, type Config } from "@/lib/config";
 import { BODY_LIMIT_BYTES } from "@/lib/http/body";
+import { MAX_JSON_DEPTH } from "@/lib/http/json";
 import { errorCodes, type ErrorCode } from "@/lib/http/error-codes";
 import { errorBodySchema } from "@/lib/http/errors";
 import type { Deprecation } from "@/lib/http/deprecation";
@@ -14,7 +15,6 @@ import { newPetSchema, petPatchSchema, petSchema, petStatusSchema } from "@/lib/
 
 /** The OpenAPI facts of one operation; the route table gives them beside the handler. */
 export type OperationDocument = {
-  operationId: string;
   summary: string;
   description: string;
   /** The query string's schema: each member is one parameter. */
@@ -33,6 +33,7 @@ export type OperationDocument = {
 export type DocumentedOperation = {
   method: string;
   path: string;
+  operationId: string;
   deprecation?: Deprecation;
   openapi?: OperationDocument;
 };
@@ -144,7 +145,7 @@ function parameters({ query, path, headers }: OperationDocument) {
   return list;
 }
 
-function operationObject({ deprecation, openapi }: DocumentedOperation & { openapi: OperationDocument }) {
+function operationObject({ operationId, deprecation, openapi }: DocumentedOperation & { openapi: OperationDocument }) {
   const notes = deprecation && deprecationNotes(deprecation);
   const responses = notes
     ? Object.fromEntries(
@@ -153,7 +154,7 @@ function operationObject({ deprecation, openapi }: DocumentedOperation & { opena
     : openapi.responses;
   const list = parameters(openapi);
   return {
-    operationId: openapi.operationId,
+    operationId,
     tags: ["pets"],
     summary: openapi.summary,
     ...(deprecation ? { deprecated: true } : {}),
@@ -205,8 +206,9 @@ function buildDocument({ API_PRODUCTION_URL, API_STAGING_URL }: Config, operatio
           "enforced order of transitions.",
         "- **Concurrency**: every single-pet response carries a strong `ETag`; updatePet and deletePet honour " +
           "`If-Match` (412 `precondition_failed` when stale), getPet honours `If-None-Match` (304).",
-        `- **Bodies**: \`application/json\` only (else 415), at most ${BODY_LIMIT_BYTES / 1024} KiB (else 413); ` +
-          "unknown members are refused.",
+        `- **Bodies**: \`application/json\` only (else 415), at most ${BODY_LIMIT_BYTES / 1024} KiB (else 413), ` +
+          `arrays and objects nested at most ${MAX_JSON_DEPTH} deep (else 400 \`invalid_json\`, before any ` +
+          "parsing); unknown members are refused.",
         "- **Unsupported methods** get 405 with an `Allow` header; unknown paths under /v1 get a JSON 404.",
         "- Every response carries `X-Request-Id`, and `RateLimit-Policy` / `RateLimit` describing the key's quota; " +
           "past it, 429 with `Retry-After` in seconds.",

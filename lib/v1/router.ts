@@ -2,8 +2,8 @@ import "server-only";
 import {
   edgeRoute,
   notFoundRoute,
+  routeFunction,
   type EdgeRoute,
-  type Method,
   type Operation,
   type RouteContext,
 } from "@/lib/http/edge";
@@ -24,8 +24,8 @@ function buildRoutes(): Map<string, PathRoute> {
   const routes = new Map<string, PathRoute>();
   for (const [path, operations] of byPath) {
     const table: Partial<Record<V1Operation["method"], Operation<ApiClient>>> = {};
-    for (const { method, handler, anonymous, deprecation } of operations) {
-      table[method] = { handler, anonymous, headers: deprecation && deprecationHeaders(deprecation) };
+    for (const { method, operationId, handler, anonymous, deprecation } of operations) {
+      table[method] = { operationId, handler, anonymous, headers: deprecation && deprecationHeaders(deprecation) };
     }
     // A path whose every operation is deprecated carries the notice on every answer: 405s and OPTIONS too.
     // Where only some are (getPet beside updatePet and deletePet), only their own answers carry it.
@@ -80,6 +80,5 @@ export function dispatchV1(request: Request, context: Omit<RouteContext, "params
     params = Object.fromEntries(candidate.names.map((name, index) => [name, decodeSegment(match[index + 1])]));
     break;
   }
-  const handle = Object.hasOwn(route, request.method) ? route[request.method as Method] : route.otherMethods;
-  return handle(request, { ...context, params: Promise.resolve(params) });
+  return routeFunction(route, request.method)(request, { ...context, params: Promise.resolve(params) });
 }

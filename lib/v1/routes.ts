@@ -32,6 +32,8 @@ export type V1Operation = {
   method: OperationMethod;
   /** The path as OpenAPI writes it: `{name}` for a parameter. */
   path: string;
+  /** The operation's name: in the OpenAPI document, and as the metrics' label. */
+  operationId: string;
   handler: Handler<ApiClient>;
   /** Answered without an API key. */
   anonymous?: boolean;
@@ -76,9 +78,9 @@ export const v1Operations: readonly V1Operation[] = [
   {
     method: "GET",
     path: "/v1/pets",
+    operationId: "listPets",
     handler: listPetsHandler,
     openapi: {
-      operationId: "listPets",
       summary: "List pets",
       description:
         "A page of pets in ascending id order, optionally only those with one status and those whose name " +
@@ -105,9 +107,9 @@ export const v1Operations: readonly V1Operation[] = [
   {
     method: "POST",
     path: "/v1/pets",
+    operationId: "createPet",
     handler: createPetHandler,
     openapi: {
-      operationId: "createPet",
       summary: "Add a pet",
       description:
         "Send an `Idempotency-Key` to retry safely: the same key with the same body within 24 hours replays " +
@@ -148,10 +150,10 @@ export const v1Operations: readonly V1Operation[] = [
   {
     method: "GET",
     path: "/v1/pets/{petId}",
+    operationId: "getPet",
     handler: getPetHandler,
     deprecation: getPetDeprecation,
     openapi: {
-      operationId: "getPet",
       summary: "Get a pet (deprecated)",
       description:
         "Use `GET /pets` instead, with the `status` filter (and `q`) to narrow it. Answers with the pet's `ETag`; " +
@@ -187,9 +189,9 @@ export const v1Operations: readonly V1Operation[] = [
   {
     method: "PATCH",
     path: "/v1/pets/{petId}",
+    operationId: "updatePet",
     handler: updatePetHandler,
     openapi: {
-      operationId: "updatePet",
       summary: "Change a pet",
       description:
         "A JSON Merge Patch (RFC 7396): the members sent are set, each validated as in createPet; " +
@@ -222,9 +224,9 @@ export const v1Operations: readonly V1Operation[] = [
   {
     method: "DELETE",
     path: "/v1/pets/{petId}",
+    operationId: "deletePet",
     handler: deletePetHandler,
     openapi: {
-      operationId: "deletePet",
       summary: "Remove a pet",
       description:
         "The pet leaves every list at once; its id is never given to another pet. A second delete is a 404. " +
@@ -240,5 +242,11 @@ export const v1Operations: readonly V1Operation[] = [
       },
     },
   },
-  { method: "GET", path: "/v1/openapi.json", handler: openApiHandler, anonymous: true },
+  {
+    method: "GET",
+    path: "/v1/openapi.json",
+    operationId: "getOpenApiDocument",
+    handler: openApiHandler,
+    anonymous: true,
+  },
 ];

@@ -1,13 +1,14 @@
 import "server-only";
-import { authenticateApiKey, type AuthenticatedKey } from "@/lib/auth/api-keys";
+import { authenticateApiKey, authenticateApiKeyId, type AuthenticatedKey } from "@/lib/auth/api-keys";
 import type { SignedInStaff } from "@/lib/auth/staff";
-import type { Surface } from "@/lib/http/edge";
+import { bearerToken, type Surface } from "@/lib/http/edge";
 import { ApiError } from "@/lib/http/errors";
 import { consumeRateLimit, rateLimitHeaders, rateLimitPolicyHeader, type RateLimitState } from "@/lib/rate-limit";
 import { applyCors } from "@/lib/v1/cors";
 
 // How /v1 identifies its callers: a bearer API key, checked before anything else, then the key's rate
-// limit. Every answer carries the RateLimit fields and, for allowed origins, the CORS headers.
+// limit. The admin app's in-process forwards name its key by id instead, and are limited per staff
+// member. Every answer carries the RateLimit fields and, for allowed origins, the CORS headers.
 
 export type ApiClient = {
   apiKey: AuthenticatedKey;
@@ -16,14 +17,16 @@ export type ApiClient = {
   actingStaff?: SignedInStaff;
 };
 
-/** The bearer token of the request; the scheme is case-insensitive (RFC 9110 §11.1). */
-function bearerToken(request: Request): string | undefined {
-  return /^Bearer +([^\s]+) *$/i.exec(request.headers.get("authorization") ?? "")?.[1];
-}
-
 export const v1Surface: Surface<ApiClient> = {
   label: "request",
+  name: "v1",
   async identify(request, context) {
+    if (context?.adminKeyId !== undefined) {
+      // The admin app's forward, in-process: nothing the request carries is looked at.
+      const apiKey = await authenticateApiKeyId(context.adminKeyId);
+      if (!apiKey) throw new ApiError("unauthorized", { message: "The admin app's API key has been revoked." });
+      return { apiKey, actingStaff: context.actingStaff };
+    }
     const token = bearerToken(request);
     const apiKey = token === undefined ? undefined : await authenticateApiKey(token);
     if (!apiKey) {
@@ -33,12 +36,20 @@ export const v1Surface: Surface<ApiClient> = {
           : "The API key is invalid or has been revoked.";
       throw new ApiError("unauthorized", { message });
     }
-    return { apiKey, actingStaff: context?.actingStaff };
+    return { apiKey };
   },
   async admit(caller) {
-    caller.limits = await consumeRateLimit(caller.apiKey.id);
-    if (caller.limits && !caller.limits.allowed) {
-      throw new ApiError("rate_limited", { headers: { "Retry-After": String(caller.limits.resetSeconds) } });
+    // What the admin app forwards counts against the staff member's own bucket, not the app's key as a whole.
+    const { actingStaff } = caller;
+    const limits = await consumeRateLimit(caller.apiKey.id, actingStaff ? `staff:${actingStaff.id}` : "");
+    caller.limits = limits;
+    if (limits && !limits.allowed) {
+      throw new ApiError("rate_limited", {
+        message: actingStaff
+          ? "Too many requests from this staff member; retry after the time in Retry-After."
+          : undefined,
+        headers: { "Retry-After": String(limits.resetSeconds) },
+      });
     }
   },
   logFields: ({ apiKey, actingStaff }) => ({

@@ -58,6 +58,21 @@ export function rawCall(
   });
 }
 
+/** rawCall's answer in the shape `call` gives, for assertError. */
+export function asReply(raw: Awaited<ReturnType<typeof rawCall>>): Reply {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw.headers)) {
+    for (const each of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, each);
+  }
+  let body: unknown;
+  try {
+    body = raw.text ? parseJson(raw.text) : undefined;
+  } catch {
+    body = undefined;
+  }
+  return { status: raw.status, headers, text: raw.text, body };
+}
+
 /**
  * Asserts an Error body: the status, the code, `status` repeated in the body, a message, a request id, no stack
  * trace, and, when `path` is given, an entry of errors[] naming that member ("" for the whole body).
@@ -78,4 +93,14 @@ export function assertError(reply: Reply, status: number, code: string, path?: s
       `errors[] names ${path}: ${reply.text}`,
     );
   }
+}
+
+/** Signs a staff member in to the admin app; resolves with the Cookie header that carries the session. */
+export async function signInStaff(baseUrl: string, email: string, password: string): Promise<string> {
+  const reply = await call(baseUrl, "POST", "/admin/api/session", {
+    headers: { Origin: baseUrl },
+    body: { email, password },
+  });
+  assert.equal(reply.status, 200, reply.text);
+  return reply.headers.get("set-cookie")!.split(";")[0];
 }

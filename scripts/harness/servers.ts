@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -110,6 +111,23 @@ export async function createStaff(databaseUrl: string, email: string, password: 
 export async function createKey(databaseUrl: string, name = "test"): Promise<string> {
   const lines = (await runScript("key.ts", ["create", name], databaseUrl)).trim().split("\n");
   return lines[lines.length - 1];
+}
+
+export type ListedKey = { id: number; name: string; for: string; prefix: string; state: string };
+
+/** The keys as `npm run key -- list` shows them, one object a row (its columns are 2+ spaces apart). */
+export async function listKeys(databaseUrl: string): Promise<ListedKey[]> {
+  const [header, ...rows] = (await runScript("key.ts", ["list"], databaseUrl)).trim().split("\n");
+  assert.match(header, /^ID +NAME +FOR +PREFIX +CREATED +LAST USED +STATE$/);
+  return rows.map((row) => {
+    const [id, name, usedFor, prefix, , , state] = row.split(/ {2,}/);
+    return { id: Number(id), name, for: usedFor, prefix, state };
+  });
+}
+
+/** The admin app's keys that are active: there must never be more than one. */
+export async function activeAdminAppKeys(databaseUrl: string): Promise<ListedKey[]> {
+  return (await listKeys(databaseUrl)).filter((key) => key.for === "admin app" && key.state === "active");
 }
 
 /** A port no one listens on right now, from the OS. */

@@ -9,9 +9,13 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(signed
   // GET /admin/api/pets — listPets (status, q, limit, cursor as /v1 takes them); the next cursor comes back in
   // X-Next-Cursor
   GET: {
+    operationId: "listPets",
     handler: ({ request, requestId, url, caller }) =>
       forwardToV1(request, requestId, caller.staff, `/v1/pets${url.search}`),
   },
   // POST /admin/api/pets — createPet, from the add-pet form (same-origin only)
-  POST: { handler: ({ request, requestId, caller }) => forwardToV1(request, requestId, caller.staff, "/v1/pets") },
+  POST: {
+    operationId: "createPet",
+    handler: ({ request, requestId, caller }) => forwardToV1(request, requestId, caller.staff, "/v1/pets"),
+  },
 });

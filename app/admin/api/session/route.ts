@@ -13,6 +13,7 @@ export const dynamic = "force-dynamic";
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(visitorSurface, {
   // POST /admin/api/session — sign in: { email, password } → a new session in the cookie
   POST: {
+    operationId: "signIn",
     handler: async ({ request, caller }) => {
       const { email, password } = parseOrThrow(
         signInSchema,
@@ -29,6 +30,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(visito
   },
   // DELETE /admin/api/session — sign out: the session row is deleted, so the cookie is dead everywhere
   DELETE: {
+    operationId: "signOut",
     handler: async ({ request, caller }) => {
       await endSession(caller.sessionToken);
       return new Response(null, { status: 204, headers: { "Set-Cookie": clearedSessionCookie(request) } });

@@ -13,9 +13,9 @@ const toV1 = ({ request, requestId, params, caller }: EdgeContext<SignedInCaller
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(signedInSurface, {
   // GET /admin/api/pets/{petId} — the pet and its ETag (304 on a matching If-None-Match)
-  GET: { handler: readPet },
+  GET: { operationId: "getPet", handler: readPet },
   // PATCH /admin/api/pets/{petId} — updatePet, with the If-Match the page read (same-origin only)
-  PATCH: { handler: toV1 },
+  PATCH: { operationId: "updatePet", handler: toV1 },
   // DELETE /admin/api/pets/{petId} — deletePet, with the If-Match the page read (same-origin only)
-  DELETE: { handler: toV1 },
+  DELETE: { operationId: "deletePet", handler: toV1 },
 });

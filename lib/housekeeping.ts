@@ -1,0 +1,76 @@
+import "server-only";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { db, type Database } from "@/lib/db/client";
+import { IDEMPOTENCY_TTL_MS } from "@/lib/idempotency";
+import { oldestRateLimitWindowKept } from "@/lib/rate-limit";
+
+// Deletes the rows nothing needs any more: idempotency records past their 24 hours, rate-limit counters
+// of windows long past, expired staff sessions. The server runs it at start and every 10 minutes.
+//
+// Each kind is deleted in batches: one short statement deletes at most `batchSize` rows, chosen by
+// primary key through an index on the expiry column where there is one, and commits on its own; the
+// next batch follows after a turn of the event loop, until a batch finds fewer rows than it may delete.
+// However large the backlog (an instance that was down for a week, say), one run catches up with it,
+// and no statement comes near PostgreSQL's 5 s statement timeout, nor holds SQLite's single writer for
+// long while requests wait. Raw SQL, because Prisma's deleteMany has no LIMIT; the forms used here
+// (a row value IN a subquery with LIMIT) mean the same on SQLite and PostgreSQL.
+
+export const HOUSEKEEPING_BATCH_SIZE = 1000;
+
+/** What one run deleted of one kind, and in how many statements. */
+export type Sweep = { rows: number; batches: number };
+export type HousekeepingReport = { idempotencyRecords: Sweep; rateLimitCounters: Sweep; staffSessions: Sweep };
+
+/** Runs `deleteBatch` (which deletes at most `batchSize` rows) until a batch deletes fewer. */
+async function inBatches(batchSize: number, deleteBatch: () => Promise<number>): Promise<Sweep> {
+  const sweep: Sweep = { rows: 0, batches: 0 };
+  for (;;) {
+    const deleted = await deleteBatch();
+    sweep.rows += deleted;
+    sweep.batches++;
+    if (deleted < batchSize) return sweep;
+    await nextTurn(); // requests waiting for the event loop (and, on SQLite, for the connection) go first
+  }
+}
+
+/**
+ * Deletes every expired row, in batches of `batchSize`. The kinds run one after the other, so that on
+ * SQLite no two deletions compete for the one connection.
+ */
+export async function runHousekeeping({
+  database = db(),
+  batchSize = HOUSEKEEPING_BATCH_SIZE,
+  now = new Date(),
+}: { database?: Database; batchSize?: number; now?: Date } = {}): Promise<HousekeepingReport> {
+  if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize ${batchSize} is not a count`);
+
+  const recordsCreatedBefore = new Date(now.getTime() - IDEMPOTENCY_TTL_MS);
+  const idempotencyRecords = await inBatches(
+    batchSize,
+    () => database.$executeRaw`
+      DELETE FROM "idempotency_records" WHERE ("api_key_id", "key") IN (
+        SELECT "api_key_id", "key" FROM "idempotency_records" WHERE "created_at" < ${recordsCreatedBefore}
+        LIMIT ${batchSize})`,
+  );
+
+  // Should a counter's primary key ever grow beyond (api_key_id, window_start), a batch still deletes only
+  // expired counters: whatever shares an old window with a chosen row is as old.
+  const windowsBefore = oldestRateLimitWindowKept(now.getTime());
+  const rateLimitCounters = await inBatches(
+    batchSize,
+    () => database.$executeRaw`
+      DELETE FROM "rate_limit_counters" WHERE ("api_key_id", "window_start") IN (
+        SELECT "api_key_id", "window_start" FROM "rate_limit_counters" WHERE "window_start" < ${windowsBefore}
+        LIMIT ${batchSize})`,
+  );
+
+  // A session is over from its expiresAt on (lib/auth/sessions.ts).
+  const staffSessions = await inBatches(
+    batchSize,
+    () => database.$executeRaw`
+      DELETE FROM "staff_sessions" WHERE "id" IN (
+        SELECT "id" FROM "staff_sessions" WHERE "expires_at" <= ${now} LIMIT ${batchSize})`,
+  );
+
+  return { idempotencyRecords, rateLimitCounters, staffSessions };
+}

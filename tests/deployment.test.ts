@@ -1,0 +1,247 @@
+import assert from "node:assert/strict";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import https from "node:https";
+import os from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import {
+  createKey,
+  createStaff,
+  createTestDatabase,
+  freePort,
+  postgresAvailable,
+  startServer,
+  stopProcess,
+  type RunningServer,
+  type TestDatabase,
+} from "@/scripts/harness/servers";
+
+// A real deployment: nginx from Debian's packages terminating TLS with a certificate made here, in front
+// of two instances of the production server on one PostgreSQL, configured exactly as the README's recipe
+// (read from the README itself). The client connects from 127.0.0.2, so the address the app reports can
+// only have come through nginx's X-Forwarded-For; nginx and the apps talk over 127.0.0.1.
+
+const NGINX = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((candidate) => fs.existsSync(candidate));
+const HOSTNAME = "store.example";
+const CLIENT_ADDRESS = "127.0.0.2";
+const EMAIL = "ana@animal-store.example";
+const PASSWORD = "correct horse battery staple";
+
+/** The README's nginx block, with this run's ports, certificate and addresses. */
+function recipe(options: { upstreams: number[]; httpsPort: number; httpPort: number; directory: string }): string {
+  const readme = fs.readFileSync(path.join(import.meta.dirname, "..", "README.md"), "utf8");
+  const block = /```nginx\n([\s\S]*?)```/.exec(readme)?.[1];
+  assert.ok(block, "the README gives an nginx configuration");
+  const site = block
+    .replace("server 127.0.0.1:3001;", `server 127.0.0.1:${options.upstreams[0]};`)
+    .replace("server 127.0.0.1:3002;", `server 127.0.0.1:${options.upstreams[1]};`)
+    .replace("listen 80;", `listen 127.0.0.1:${options.httpPort};`)
+    .replace("listen 443 ssl;", `listen 127.0.0.1:${options.httpsPort} ssl;`)
+    .replace("/etc/ssl/store.example/fullchain.pem", path.join(options.directory, "cert.pem"))
+    .replace("/etc/ssl/store.example/privkey.pem", path.join(options.directory, "key.pem"));
+  assert.equal((site.match(new RegExp(`127\\.0\\.0\\.1:(${options.upstreams.join("|")});`, "g")) ?? []).length, 2);
+  const temporary = (name: string) => `${name}_temp_path ${path.join(options.directory, name)};`;
+  return [
+    "daemon off;",
+    "master_process off;", // one process, stopped by its pid
+    `pid ${path.join(options.directory, "nginx.pid")};`,
+    `error_log ${path.join(options.directory, "error.log")} warn;`,
+    "events { worker_connections 256; }",
+    "http {",
+    "  access_log off;",
+    ...["client_body", "proxy", "fastcgi", "uwsgi", "scgi"].map(temporary),
+    site,
+    "}",
+  ].join("\n");
+}
+
+type Reply = { status: number; headers: Record<string, string | string[] | undefined>; text: string };
+
+/** An HTTPS request to nginx from 127.0.0.2, trusting only the test's own certificate. */
+function request(
+  port: number,
+  ca: string,
+  method: string,
+  target: string,
+  options: { headers?: Record<string, string>; body?: unknown } = {},
+): Promise<Reply> {
+  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+  return new Promise((resolve, reject) => {
+    const outgoing = https.request(
+      {
+        host: "127.0.0.1",
+        port,
+        method,
+        path: target,
+        servername: HOSTNAME,
+        ca,
+        localAddress: CLIENT_ADDRESS,
+        agent: false,
+        timeout: 10_000,
+        headers: {
+          Host: `${HOSTNAME}:${port}`,
+          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+          ...options.headers,
+        },
+      },
+      (response) => {
+        let text = "";
+        response.setEncoding("utf8");
+        response.on("data", (chunk) => (text += chunk));
+        response.on("end", () => resolve({ status: response.statusCode!, headers: response.headers, text }));
+      },
+    );
+    outgoing.on("timeout", () => outgoing.destroy(new Error(`${method} ${target} timed out`)));
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
+}
+
+const available = NGINX !== undefined && (await postgresAvailable());
+if (!available && process.env.CI)
+  throw new Error("nginx and PostgreSQL are required in CI (apt-get install nginx-light)");
+if (!available) console.warn("\n*** nginx (or PostgreSQL) is missing: the deployment test is SKIPPED. ***\n");
+
+describe("behind nginx with TLS: two instances on one PostgreSQL", { skip: !available }, () => {
+  let directory: string;
+  let database: TestDatabase;
+  let instances: RunningServer[] = [];
+  let nginx: ChildProcess | undefined;
+  let nginxLog = "";
+  let port: number;
+  let plainPort: number;
+  let ca: string;
+  let origin: string;
+  let key: string;
+  let token: string;
+  const send = (method: string, target: string, options: { headers?: Record<string, string>; body?: unknown } = {}) =>
+    request(port, ca, method, target, options);
+
+  before(async () => {
+    directory = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-nginx-"));
+    execFileSync(
+      "openssl",
+      [
+        ...["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1"],
+        ...["-subj", `/CN=${HOSTNAME}`, "-addext", `subjectAltName=DNS:${HOSTNAME}`],
+        ...["-keyout", path.join(directory, "key.pem"), "-out", path.join(directory, "cert.pem")],
+      ],
+      { stdio: "ignore" },
+    );
+    ca = fs.readFileSync(path.join(directory, "cert.pem"), "utf8");
+
+    [port, plainPort] = [await freePort(), await freePort()];
+    origin = `https://${HOSTNAME}:${port}`;
+    database = await createTestDatabase("postgresql");
+    const settings = { PUBLIC_ORIGIN: origin, TRUSTED_PROXIES: "127.0.0.1", DEMO_SEED: "on" };
+    instances = [await startServer("custom", database.url, settings)];
+    instances.push(await startServer("custom", database.url, settings));
+    await createStaff(database.url, EMAIL, PASSWORD);
+    key = await createKey(database.url, "deployment test");
+
+    const upstreams = instances.map((instance) => Number(new URL(instance.baseUrl).port));
+    const configuration = path.join(directory, "nginx.conf");
+    fs.writeFileSync(configuration, recipe({ upstreams, httpsPort: port, httpPort: plainPort, directory }));
+    nginx = spawn(NGINX!, ["-p", directory, "-c", configuration, "-e", path.join(directory, "error.log")], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    nginx.stdout!.on("data", (chunk) => (nginxLog += chunk));
+    nginx.stderr!.on("data", (chunk) => (nginxLog += chunk));
+    for (let attempt = 0; ; attempt++) {
+      const answered = await send("GET", "/healthz").catch(() => undefined);
+      if (answered?.status === 200) break;
+      if (attempt === 100 || nginx.exitCode !== null) throw new Error(`nginx did not start:\n${nginxLog}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+
+  after(async () => {
+    if (nginx) await stopProcess(nginx);
+    for (const instance of instances) await instance.stop();
+    await database?.drop();
+    if (directory) fs.rmSync(directory, { recursive: true, force: true });
+  });
+
+  test("plain HTTP is sent to HTTPS", async () => {
+    const reply = await new Promise<{ status: number; location?: string }>((resolve, reject) =>
+      http
+        .get(
+          { host: "127.0.0.1", port: plainPort, path: "/admin", headers: { Host: HOSTNAME }, agent: false },
+          (response) => {
+            response.resume();
+            resolve({ status: response.statusCode!, location: response.headers.location });
+          },
+        )
+        .on("error", reject),
+    );
+    assert.deepEqual(reply, { status: 301, location: `https://${HOSTNAME}/admin` });
+  });
+
+  test("sign-in from the public origin: a Secure __Host- cookie, and HSTS", async () => {
+    const reply = await send("POST", "/admin/api/session", {
+      headers: { Origin: origin },
+      body: { email: EMAIL, password: PASSWORD },
+    });
+    assert.equal(reply.status, 200, reply.text);
+    const cookie = String(reply.headers["set-cookie"]);
+    const match =
+      /^__Host-animal_store_session=([A-Za-z0-9_-]{43}); Path=\/; HttpOnly; SameSite=Lax; Max-Age=43200; Secure$/.exec(
+        cookie,
+      );
+    assert.ok(match, cookie);
+    token = match[1];
+    assert.match(String(reply.headers["strict-transport-security"]), /^max-age=31536000/);
+
+    const forged = await send("POST", "/admin/api/session", {
+      headers: { Origin: `https://127.0.0.1:${port}` },
+      body: { email: EMAIL, password: PASSWORD },
+    });
+    assert.equal(forged.status, 403, forged.text);
+  });
+
+  test("an admin write through one instance is read through both, with the session shared", async () => {
+    const created = await send("POST", "/admin/api/pets", {
+      headers: { Origin: origin, Cookie: `__Host-animal_store_session=${token}` },
+      body: { name: "Proxied Biscuit", categoryId: 1, status: "available" },
+    });
+    assert.equal(created.status, 201, created.text);
+    const id = /"id":(\d+)/.exec(created.text)?.[1];
+    assert.ok(id);
+    for (let round = 0; round < 4; round++) {
+      const read = await send("GET", `/admin/api/pets/${id}`, {
+        headers: { Cookie: `__Host-animal_store_session=${token}` },
+      });
+      assert.equal(read.status, 200, read.text);
+      assert.match(read.text, /"name":"Proxied Biscuit"/);
+    }
+  });
+
+  test("/v1 calls through the proxy: create, list, the relative Link, HSTS", async () => {
+    const auth = { Authorization: `Bearer ${key}` };
+    const created = await send("POST", "/v1/pets", { headers: auth, body: { name: "Via nginx", categoryId: 2 } });
+    assert.equal(created.status, 201, created.text);
+    assert.match(String(created.headers.location), /^\/v1\/pets\/\d+$/);
+    const listed = await send("GET", "/v1/pets?limit=1", { headers: auth });
+    assert.equal(listed.status, 200, listed.text);
+    assert.match(String(listed.headers.link), /^<\/v1\/pets\?limit=1&cursor=[^>]+>; rel="next"$/);
+    assert.match(String(listed.headers["strict-transport-security"]), /^max-age=/);
+  });
+
+  test("both instances see the client's own address through X-Forwarded-For, never the client's claim", async () => {
+    for (let round = 0; round < 6; round++) {
+      const refused = await send("GET", "/v1/pets", { headers: { "X-Forwarded-For": "203.0.113.66" } });
+      assert.equal(refused.status, 401);
+    }
+    for (const instance of instances) {
+      const clients = instance
+        .logs()
+        .split("\n")
+        .filter((line) => line.includes('"code":"unauthorized"'))
+        .map((line) => (JSON.parse(line) as { client?: string }).client);
+      assert.ok(clients.length > 0, "nginx balanced the calls over both instances");
+      assert.deepEqual([...new Set(clients)], [CLIENT_ADDRESS]);
+    }
+  });
+});

@@ -1,0 +1,217 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { databaseConfig } from "@/lib/config";
+import { createDatabase, type Database } from "@/lib/db/client";
+import { Prisma } from "@/lib/generated/sqlite/client";
+import { runHousekeeping } from "@/lib/housekeeping";
+import { IDEMPOTENCY_TTL_MS } from "@/lib/idempotency";
+import { oldestRateLimitWindowKept } from "@/lib/rate-limit";
+import {
+  createTestDatabase,
+  runScript,
+  startServer,
+  testProviders,
+  type TestDatabase,
+} from "@/scripts/harness/servers";
+
+// Housekeeping on each database: a backlog far larger than one batch is deleted in one run, batch by
+// batch, and every row still needed survives; the server runs it at start.
+
+const BACKLOG = 25_000;
+const SESSIONS_BACKLOG = 2_500;
+const BATCH_SIZE = 700; // a last batch of 500 rows, then none: the run stops on a short batch
+const MINUTE = 60_000;
+
+const providers = await testProviders();
+
+/**
+ * Inserts a backlog, 1,000 rows a statement; `rows` name the table's columns. (Prisma's createMany took
+ * about 20 s for 25,000 records here.) The dates go through the same adapter as the app's own writes.
+ */
+async function insertBacklog(client: Database, table: string, rows: Record<string, unknown>[]): Promise<void> {
+  const columns = Prisma.raw(
+    Object.keys(rows[0])
+      .map((column) => `"${column}"`)
+      .join(", "),
+  );
+  for (let start = 0; start < rows.length; start += 1000) {
+    const values = rows.slice(start, start + 1000).map((row) => Prisma.sql`(${Prisma.join(Object.values(row))})`);
+    await client.$executeRaw`INSERT INTO ${Prisma.raw(`"${table}"`)} (${columns}) VALUES ${Prisma.join(values)}`;
+  }
+}
+
+for (const provider of providers) {
+  describe(`housekeeping on ${provider}`, () => {
+    let database: TestDatabase;
+    let client: Database;
+    let staffId: number;
+
+    before(async () => {
+      database = await createTestDatabase(provider);
+      await runScript("db-migrate.ts", [], database.url);
+      client = createDatabase(databaseConfig(database.url));
+      staffId = (
+        await client.staff.create({
+          data: { email: "housekeeping@animal-store.example", passwordHash: "unused" },
+          select: { id: true },
+        })
+      ).id;
+    });
+
+    after(async () => {
+      await client?.$disconnect();
+      await database?.drop();
+    });
+
+    test(`${BACKLOG} rows of a backlog go in one run of bounded batches; live rows stay`, async () => {
+      const now = new Date();
+      const expiry = now.getTime() - IDEMPOTENCY_TTL_MS;
+      const record = (key: string, createdAt: Date) => ({
+        apiKeyId: 1 + (key.length % 3),
+        key,
+        requestHash: "0".repeat(64),
+        responseStatus: 201,
+        responseBody: "{}",
+        lockedAt: createdAt,
+        createdAt,
+      });
+      // Expired: from a minute past the 24 hours back to a few days; live: from exactly 24 hours on.
+      await insertBacklog(
+        client,
+        "idempotency_records",
+        Array.from({ length: BACKLOG }, (_, index) => {
+          const createdAt = new Date(expiry - MINUTE - index * 10_000);
+          return {
+            api_key_id: 1 + (index % 3),
+            key: `expired-${index}`,
+            request_hash: "0".repeat(64),
+            response_status: 201,
+            response_body: "{}",
+            locked_at: createdAt,
+            created_at: createdAt,
+          };
+        }),
+      );
+      // The rows that must survive are written by Prisma, as the app writes them.
+      const liveRecords = [
+        record("live-at-the-limit", new Date(expiry)),
+        record("live-a-minute-inside", new Date(expiry + MINUTE)),
+        ...Array.from({ length: 300 }, (_, index) => record(`live-${index}`, new Date(now.getTime() - index * 1000))),
+      ];
+      await client.idempotencyRecord.createMany({ data: liveRecords });
+
+      // Counters: 250 keys × 100 windows before the oldest one kept; live: that window and the two after it.
+      const oldest = oldestRateLimitWindowKept(now.getTime());
+      const window = 60n;
+      const counters = (windows: bigint[]) =>
+        Array.from({ length: 250 }, (_, key) =>
+          windows.map((windowStart) => ({ apiKeyId: key + 1, windowStart, count: 7 })),
+        ).flat();
+      await insertBacklog(
+        client,
+        "rate_limit_counters",
+        counters(Array.from({ length: 100 }, (_, index) => oldest - 1n - BigInt(index) * window)).map(
+          ({ apiKeyId, windowStart, count }) => ({ api_key_id: apiKeyId, window_start: windowStart, count }),
+        ),
+      );
+      await client.rateLimitCounter.createMany({ data: counters([oldest, oldest + window, oldest + 2n * window]) });
+
+      // Sessions: expired from the current instant back; live from a minute on.
+      const session = (id: string, expiresAt: Date) => ({ id, staffId, createdAt: now, expiresAt });
+      await insertBacklog(
+        client,
+        "staff_sessions",
+        Array.from({ length: SESSIONS_BACKLOG }, (_, index) => ({
+          id: `expired-${index}`,
+          staff_id: staffId,
+          created_at: now,
+          expires_at: new Date(now.getTime() - index * MINUTE),
+        })),
+      );
+      await client.staffSession.createMany({
+        data: Array.from({ length: 20 }, (_, index) =>
+          session(`live-${index}`, new Date(now.getTime() + (index + 1) * MINUTE)),
+        ),
+      });
+
+      const started = performance.now();
+      const report = await runHousekeeping({ database: client, batchSize: BATCH_SIZE, now });
+      const elapsed = performance.now() - started;
+
+      const batchesFor = (rows: number) => Math.floor(rows / BATCH_SIZE) + 1; // full batches, then a short one
+      assert.deepEqual(report, {
+        idempotencyRecords: { rows: BACKLOG, batches: batchesFor(BACKLOG) },
+        rateLimitCounters: { rows: BACKLOG, batches: batchesFor(BACKLOG) },
+        staffSessions: { rows: SESSIONS_BACKLOG, batches: batchesFor(SESSIONS_BACKLOG) },
+      });
+      assert.deepEqual(
+        (await client.idempotencyRecord.findMany({ select: { key: true } })).map(({ key }) => key).sort(),
+        liveRecords.map(({ key }) => key).sort(),
+      );
+      assert.equal(await client.rateLimitCounter.count(), 250 * 3);
+      assert.equal(await client.rateLimitCounter.count({ where: { windowStart: { lt: oldest } } }), 0);
+      assert.deepEqual(
+        (await client.staffSession.findMany({ select: { id: true } })).map(({ id }) => id).sort(),
+        Array.from({ length: 20 }, (_, index) => `live-${index}`).sort(),
+      );
+
+      // Nothing is left to do: the next run deletes nothing, in one batch of each kind.
+      assert.deepEqual(await runHousekeeping({ database: client, batchSize: BATCH_SIZE, now }), {
+        idempotencyRecords: { rows: 0, batches: 1 },
+        rateLimitCounters: { rows: 0, batches: 1 },
+        staffSessions: { rows: 0, batches: 1 },
+      });
+      console.log(`housekeeping ${provider}: ${2 * BACKLOG + SESSIONS_BACKLOG} rows in ${Math.round(elapsed)} ms`);
+    });
+
+    test("refuses a batch size that could never finish", async () => {
+      for (const batchSize of [0, -1, 1.5, Number.NaN]) {
+        await assert.rejects(runHousekeeping({ database: client, batchSize }), RangeError, String(batchSize));
+      }
+    });
+
+    test("the server runs it at start, and logs what it deleted", async () => {
+      await client.idempotencyRecord.deleteMany();
+      await client.rateLimitCounter.deleteMany();
+      await client.staffSession.deleteMany();
+      const longAgo = new Date(Date.now() - IDEMPOTENCY_TTL_MS - 60 * MINUTE);
+      await client.idempotencyRecord.createMany({
+        data: Array.from({ length: 3 }, (_, index) => ({
+          apiKeyId: 1,
+          key: `left-behind-${index}`,
+          requestHash: "0".repeat(64),
+          lockedAt: longAgo,
+          createdAt: longAgo,
+        })),
+      });
+      await client.rateLimitCounter.create({ data: { apiKeyId: 1, windowStart: 0n, count: 1 } });
+      await client.staffSession.create({ data: { id: "left-behind", staffId, expiresAt: longAgo } });
+      const server = await startServer("custom", database.url);
+      try {
+        const deadline = Date.now() + 10_000;
+        while (!server.logs().includes('"message":"housekeeping"') && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        const line = server
+          .logs()
+          .split("\n")
+          .find((entry) => entry.includes('"message":"housekeeping"'));
+        assert.ok(line, server.logs());
+        const logged = JSON.parse(line) as Record<string, unknown>;
+        assert.deepEqual(
+          [logged.idempotencyRecords, logged.rateLimitCounters, logged.staffSessions],
+          [
+            { rows: 3, batches: 1 },
+            { rows: 1, batches: 1 },
+            { rows: 1, batches: 1 },
+          ],
+        );
+        assert.equal(await client.idempotencyRecord.count({ where: { key: { startsWith: "left-behind" } } }), 0);
+        assert.equal(await client.rateLimitCounter.count(), 0);
+        assert.equal(await client.staffSession.count({ where: { id: "left-behind" } }), 0);
+      } finally {
+        await server.stop();
+      }
+    });
+  });
+}
