@@ -18,6 +18,7 @@ import { markDraining } from "@/lib/health";
 import { stampForwarded } from "@/lib/http/forwarded";
 import { deleteExpiredIdempotencyRecords } from "@/lib/idempotency";
 import { deleteOldRateLimitCounters } from "@/lib/rate-limit";
+import { deleteOldSignInThrottles } from "@/lib/auth/sign-in-throttle";
 import { log } from "@/lib/log";
 
 const SHUTDOWN_GRACE_MS = 8000;
@@ -43,10 +44,11 @@ async function main(): Promise<void> {
     console.log("No API key for /v1 clients exists yet. Create one with:  npm run key -- create <name>");
   }
 
-  // Idempotency records older than 24 hours and counters of past windows are no longer needed.
+  // Idempotency records older than 24 hours, counters of past windows and sign-in locks long quiet are
+  // no longer needed.
   const housekeeping = () =>
-    Promise.all([deleteExpiredIdempotencyRecords(), deleteOldRateLimitCounters()]).catch((error: unknown) =>
-      log("warn", "housekeeping failed", { error: String(error) }),
+    Promise.all([deleteExpiredIdempotencyRecords(), deleteOldRateLimitCounters(), deleteOldSignInThrottles()]).catch(
+      (error: unknown) => log("warn", "housekeeping failed", { error: String(error) }),
     );
   void housekeeping();
   setInterval(() => void housekeeping(), HOUSEKEEPING_INTERVAL_MS).unref();

@@ -12,13 +12,25 @@ const P = 3;
 const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
 
+/** The scrypt calls of this process: running now, the most at once, and how many ever started. */
+export const scryptActivity = { running: 0, peak: 0, started: 0 };
+
 function derive(password: string, salt: Buffer, options: { N: number; r: number; p: number }): Promise<Buffer> {
   // maxmem must exceed 128·N·r bytes, which is exactly Node's default at N=2^15, r=8.
   const scryptOptions: ScryptOptions = { ...options, maxmem: 256 * options.N * options.r };
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize("NFC"), salt, KEY_LENGTH, scryptOptions, (error, key) =>
-      error ? reject(error) : resolve(key),
-    );
+    scryptActivity.started++;
+    scryptActivity.peak = Math.max(scryptActivity.peak, ++scryptActivity.running);
+    const done = (error: Error | null, key?: Buffer) => {
+      scryptActivity.running--;
+      if (error || !key) reject(error ?? new Error("scrypt returned no key"));
+      else resolve(key);
+    };
+    try {
+      scrypt(password.normalize("NFC"), salt, KEY_LENGTH, scryptOptions, done);
+    } catch (error) {
+      done(error as Error); // bad parameters are thrown, not passed to the callback
+    }
   });
 }
 

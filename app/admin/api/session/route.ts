@@ -1,17 +1,18 @@
 import { visitorSurface } from "@/lib/admin/surface";
 import { clearedSessionCookie, sessionCookie } from "@/lib/auth/cookies";
 import { endSession, startSession } from "@/lib/auth/sessions";
-import { signIn } from "@/lib/auth/staff";
+import { signInFrom } from "@/lib/auth/staff";
 import { signInSchema } from "@/lib/auth/staff-schema";
 import { readJsonBody } from "@/lib/http/body";
 import { edgeRoute, json } from "@/lib/http/edge";
 import { ApiError } from "@/lib/http/errors";
+import { clientAddress } from "@/lib/http/forwarded";
 import { parseOrThrow } from "@/lib/http/validation";
 
 export const dynamic = "force-dynamic";
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(visitorSurface, {
-  // POST /admin/api/session — sign in: { email, password } → a new session in the cookie
+  // POST /admin/api/session — sign in: { email, password } → a new session in the cookie; 429 past the limits
   POST: {
     handler: async ({ request, caller }) => {
       const { email, password } = parseOrThrow(
@@ -20,7 +21,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(visito
         "invalid_body",
         "Invalid sign-in",
       );
-      const staff = await signIn(email, password);
+      const staff = await signInFrom(clientAddress(request), email, password);
       if (!staff) throw new ApiError("invalid_credentials");
       await endSession(caller.sessionToken); // a browser signing in again leaves no older session behind
       const { token } = await startSession(staff.id);
