@@ -13,7 +13,8 @@ process.env.DATABASE_URL = `file:${path.join(dir, "staff.db")}`; // read on firs
 const { config } = await import("@/lib/config");
 const { db } = await import("@/lib/db/client");
 const { migrate } = await import("@/lib/db/migrate");
-const { decoyHash, hashPassword, scryptActivity, verifyPassword } = await import("@/lib/auth/passwords");
+const { decoyHash, HASH_THREAD_NICE, hashPassword, scryptActivity, verifyPassword } =
+  await import("@/lib/auth/passwords");
 const { createStaff, disableStaff, FREE_FAILURES, listStaff, lockDuration, signIn, signInFrom, StaffError } =
   await import("@/lib/auth/staff");
 const throttle = await import("@/lib/auth/sign-in-throttle");
@@ -44,6 +45,21 @@ describe("password hashing", () => {
     const stored = await hashPassword("caf\u00e9 au lait!!");
     assert.equal(await verifyPassword("cafe\u0301 au lait!!", stored), true);
   });
+
+  test(
+    "hashes run on threads of their own at a lower priority, so requests keep the CPU they need",
+    { skip: process.platform !== "linux" && "per-thread priority is Linux's" },
+    async () => {
+      await hashPassword("on a hash thread");
+      const niceOf = (task: string) => {
+        const stat = fs.readFileSync(`/proc/self/task/${task}/stat`, "utf8");
+        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]); // field 19, nice
+      };
+      const nices = fs.readdirSync("/proc/self/task").map(niceOf);
+      assert.equal(niceOf(String(process.pid)), 0, "the main thread keeps its priority");
+      assert.ok(nices.includes(HASH_THREAD_NICE), `threads' nice values: ${nices.join(" ")}`);
+    },
+  );
 
   test("a stored value this code did not write, or with absurd parameters, never verifies", async () => {
     for (const stored of [
