@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { postgresDatabase, sqliteDatabase, type BenchDatabase, type Provider } from "@/bench/databases";
 import type { LoadResult, LoadSpec } from "@/bench/load";
+import type { FloodResult, FloodSpec } from "@/bench/sign-in-flood";
 import { encodeCursor } from "@/lib/pets/cursor";
 import { serverNodeFlags } from "@/scripts/harness/servers";
 import { assertRunning, memoryMb, runNode, startMeasured, stop, stopAll, type Server } from "@/bench/processes";
@@ -19,6 +20,7 @@ import {
   formatResults,
   machine,
   TARGET_GROWTH,
+  TARGET_FLOOD_RATIO,
   TARGET_SEARCH_P50_MS,
   writeResults,
   type GrowthRow,
@@ -56,6 +58,7 @@ const results: Results = {
   growth: [],
   startup: [],
   seeding: [],
+  signInFlood: [],
   targets: { passed: 0, failed: 0 },
 };
 
@@ -198,6 +201,44 @@ async function measureThroughput(
     results.peakRssMb.push({ server: name, database, mb: memoryMb(server.pid, "VmHWM") });
 }
 
+const FLOOD_SIGN_INS = 200;
+const FLOOD_CONNECTIONS = 16;
+let floodAddresses = 1;
+
+/**
+ * /v1 list latency quietly, then while FLOOD_SIGN_INS bogus sign-ins come from one address, at 1 and 32
+ * connections; each flood from an address of its own (127.0.0.2, …), so each meets the limits afresh.
+ */
+async function measureSignInFlood(provider: Provider, app: Server, key: string): Promise<void> {
+  for (const connections of CONNECTIONS) {
+    const fromAddress = `127.0.0.${++floodAddresses}`;
+    progress(`${provider} sign-in flood from ${fromAddress}, list at c=${connections}`);
+    const spec: FloodSpec = {
+      url: app.url,
+      path: "/v1/pets?limit=20",
+      headers: { Authorization: `Bearer ${key}` },
+      connections,
+      duration: DURATION,
+      signIns: FLOOD_SIGN_INS,
+      floodConnections: FLOOD_CONNECTIONS,
+      fromAddress,
+    };
+    const stdout = await runNode(["--import", "tsx", path.join(root, "bench/sign-in-flood.ts"), JSON.stringify(spec)]);
+    const result = JSON.parse(stdout.trim().split("\n").pop() ?? "") as FloodResult;
+    assertRunning(app);
+    const ratio = result.flood.p99 !== null && result.quiet.p99 ? result.flood.p99 / result.quiet.p99 : null;
+    results.signInFlood.push({
+      database: provider,
+      connections,
+      signInCount: FLOOD_SIGN_INS,
+      floodConnections: FLOOD_CONNECTIONS,
+      ...result,
+      ratio,
+      check: ratio !== null && ratio <= TARGET_FLOOD_RATIO && result.failures === 0 ? "PASS" : "FAIL",
+    });
+  }
+}
+
 /** The growth table's lists: without q, then searches (see bench/pet-names.ts for what the fragments match). */
 const GROWTH_VARIANTS: { page: GrowthRow["page"]; status: GrowthRow["status"]; q: string | null }[] = [
   { page: "first", status: "any", q: null },
@@ -305,6 +346,7 @@ async function benchDatabase(database: BenchDatabase): Promise<void> {
     operations(key, deletablePets(database)),
   );
   await stop(baseline.server.child);
+  await measureSignInFlood(provider, app.server, key);
   await measureGrowth(database, app.server, key);
   await stop(app.server.child);
 }
@@ -361,7 +403,11 @@ try {
   await benchNextConstant();
 
   checkThroughput(results.throughput);
-  const checks = [...results.throughput.map((row) => row.check), ...results.growth.map((row) => row.check)];
+  const checks = [
+    ...results.throughput.map((row) => row.check),
+    ...results.growth.map((row) => row.check),
+    ...results.signInFlood.map((row) => row.check),
+  ];
   results.targets = {
     passed: checks.filter((check) => check === "PASS").length,
     failed: checks.filter((check) => check === "FAIL").length,
