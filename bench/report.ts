@@ -65,7 +65,7 @@ export type FloodRow = FloodResult & {
   /** How many sign-ins the flood sent, and over how many connections. */
   signInCount: number;
   floodConnections: number;
-  /** p99 during the flood over the quiet p99. */
+  /** p99 during the flood over the mean of the quiet p99s before and after it. */
   ratio: number | null;
   check: "PASS" | "FAIL";
 };
@@ -185,14 +185,15 @@ export function formatResults(results: Results): string {
       ]),
       new Set([2, 3, 4]),
     ),
-    "list limit=20 quietly and while bogus sign-ins come from one address (p99 of the /v1 requests answered " +
-      "during the flood; flood = how long the sign-ins took, and their answers)\n" +
+    "list limit=20 quietly, while bogus sign-ins come from one address, and quietly after (flood p99: of the /v1 " +
+      "answers during the flood; ratio: over the mean quiet p99; flood: how long the sign-ins took)\n" +
       table(
         [
           "database",
           "conns",
           "quiet p50",
           "quiet p99",
+          "after p99",
           "flood p50",
           "flood p99",
           "ratio",
@@ -205,6 +206,7 @@ export function formatResults(results: Results): string {
           String(row.connections),
           fixed(row.quiet.p50, 2),
           fixed(row.quiet.p99, 2),
+          fixed(row.quietAfter.p99, 2),
           fixed(row.flood.p50, 2),
           fixed(row.flood.p99, 2),
           fixed(row.ratio, 2),
@@ -214,7 +216,7 @@ export function formatResults(results: Results): string {
             .join(" "),
           row.check,
         ]),
-        new Set([1, 2, 3, 4, 5, 6, 7]),
+        new Set([1, 2, 3, 4, 5, 6, 7, 8]),
       ),
     "Seeding: " +
       results.seeding.map((row) => `${row.database} ${row.pets} pets ${row.seconds.toFixed(1)} s`).join("; ") +
@@ -223,7 +225,7 @@ export function formatResults(results: Results): string {
       `SQLite list limit=20 and create >= ${TARGET_RATIO * 100}% of baseline (a), SQLite p99 <= ${TARGET_P99_MS} ms; ` +
       `PostgreSQL list limit=20 >= ${TARGET_RATIO * 100}%; every list's 1M/1k <= ${TARGET_GROWTH}; ` +
       `a search for 3+ characters <= ${TARGET_SEARCH_P50_MS} ms p50 with 1M pets; ` +
-      `list p99 during a sign-in flood <= ${TARGET_FLOOD_RATIO}x its quiet p99)`,
+      `list p99 during a sign-in flood <= ${TARGET_FLOOD_RATIO}x its quiet p99s' mean)`,
   ];
   return sections.join("\n\n");
 }

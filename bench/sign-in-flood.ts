@@ -1,9 +1,10 @@
 // What a flood of bogus sign-ins from one address costs /v1, run as its own process by bench/run.ts:
 // `node --import tsx bench/sign-in-flood.ts '<FloodSpec JSON>'`. autocannon loads `path` at `connections`
-// twice: quietly for `duration` seconds, then for as long again (or until the flood ends) while `signIns`
-// sign-ins with unknown emails come from one address (`fromAddress`), sent by `floodConnections` clients
-// that each send the next as soon as the last is answered: as fast as the server lets a client. /v1's
-// latency is compared over the time the flood lasts. Prints one JSON line: a FloodResult.
+// three times: quietly for `duration` seconds, then for as long again (or until the flood ends) while
+// `signIns` sign-ins with unknown emails come from one address (`fromAddress`), sent by `floodConnections` clients
+// that each send the next as soon as the last is answered: as fast as the server lets a client; then
+// quietly again. /v1's latency over the time the flood lasts is compared with the quiet phases around it,
+// whose difference shows how much the machine itself drifted meanwhile. Prints one JSON line: a FloodResult.
 import type { EventEmitter } from "node:events";
 import http from "node:http";
 import { createRequire } from "node:module";
@@ -25,6 +26,8 @@ export type Latencies = { requests: number; p50: number | null; p99: number | nu
 
 export type FloodResult = {
   quiet: Latencies;
+  /** Quiet again, after the flood. */
+  quietAfter: Latencies;
   /** The /v1 requests answered between the first sign-in sent and the last one answered. */
   flood: Latencies;
   /** The whole flood phase: at least `duration` seconds, with the flood inside it. */
@@ -130,12 +133,14 @@ const loud = await phase(async () => {
   sent = await flood();
 });
 if (!sent) throw new Error("the flood did not run");
+const quietAfter = await phase();
 const { start, end } = sent;
 const output: FloodResult = {
   quiet: latencies(quiet.samples),
+  quietAfter: latencies(quietAfter.samples),
   flood: latencies(loud.samples.filter((sample) => sample.at >= start && sample.at <= end)),
   floodPhase: latencies(loud.samples),
   signIns: { seconds: (end - start) / 1000, statuses: sent.statuses },
-  failures: quiet.failures + loud.failures,
+  failures: quiet.failures + loud.failures + quietAfter.failures,
 };
 console.log(JSON.stringify(output));
