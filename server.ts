@@ -1,6 +1,7 @@
 // The production server: validates configuration, migrates, seeds an empty database, then serves on
-// HOST:PORT. Requests under /v1 go straight to the route table's functions (lib/v1/router.ts); everything
-// else goes to Next. `npm start` runs it after building if needed; the tests run it directly.
+// HOST:PORT. Requests under /v1 go straight to the route table's functions (lib/v1/router.ts), sign-in and
+// sign-out to theirs (lib/admin/session-route.ts); everything else goes to Next. `npm start` runs it after
+// building if needed; the tests run it directly.
 import http from "node:http";
 import { getRequestListener, RequestError } from "@hono/node-server";
 import next from "next";
@@ -10,6 +11,7 @@ import { countActiveApiKeys, keyPrefix } from "@/lib/auth/api-keys";
 import { ApiError } from "@/lib/http/errors";
 import { errorResponse, toApiError, withEdgeHeaders } from "@/lib/http/edge";
 import { dispatchV1 } from "@/lib/v1/router";
+import { dispatchSession, SESSION_PATH } from "@/lib/admin/session-route";
 import { config, ConfigError } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
@@ -26,6 +28,15 @@ const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
 
 function isV1(url: string | undefined): boolean {
   return url === "/v1" || /^\/v1[/?]/.test(url ?? "");
+}
+
+function isSession(url: string | undefined): boolean {
+  return url === SESSION_PATH || url?.startsWith(`${SESSION_PATH}?`) === true;
+}
+
+/** What server.ts answers without Next: /v1, and sign-in and sign-out. */
+function dispatchDirect(request: Request): Promise<Response> {
+  return isV1(new URL(request.url).pathname) ? dispatchV1(request) : dispatchSession(request);
 }
 
 async function main(): Promise<void> {
@@ -56,7 +67,7 @@ async function main(): Promise<void> {
   const app = next({ dev: false, dir: process.cwd(), hostname: settings.HOST, port: settings.PORT });
   await app.prepare();
   const handleNext = app.getRequestHandler();
-  const handleV1 = getRequestListener((request) => dispatchV1(request), {
+  const handleDirect = getRequestListener((request) => dispatchDirect(request), {
     overrideGlobalObjects: false, // Next shares this process and expects the standard Request/Response
     // What the route wrapper could not answer itself: a request too malformed to become a Request (bad
     // Host, bad absolute target) is a 400; anything else is our fault, logged and answered 500.
@@ -93,7 +104,8 @@ async function main(): Promise<void> {
         );
       return;
     }
-    const handling = isV1(request.url) ? handleV1(request, response) : handleNext(request, response);
+    const handling =
+      isV1(request.url) || isSession(request.url) ? handleDirect(request, response) : handleNext(request, response);
     Promise.resolve(handling).catch((error: unknown) => {
       log("error", "unhandled request error", { path: request.url, error: String(error) });
       if (!response.headersSent) response.writeHead(500).end();
