@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { throttleAddress } from "@/lib/auth/sign-in-throttle";
 import { resolveForwarded } from "@/lib/http/forwarded";
 import { call, rawCall } from "@/scripts/harness/http";
 import {
@@ -68,8 +69,24 @@ describe("resolveForwarded", () => {
       host: "127.0.0.1:3000",
     });
     assert.equal(resolveForwarded("::1", fromProxy, ["::1"]).scheme, "https");
+    // A proxy that appends: the value nearest to us is the one our proxy wrote, not the client's.
+    const appended = headers("203.0.113.9", {
+      "x-forwarded-proto": "https, http",
+      "x-forwarded-host": "evil, store.example",
+    });
+    assert.deepEqual(resolveForwarded("10.0.0.5", appended, ["10.0.0.0/8"]).scheme, "http");
+    assert.deepEqual(resolveForwarded("10.0.0.5", appended, ["10.0.0.0/8"]).host, "store.example");
     assert.equal(resolveForwarded("::1", fromProxy, ["::/128"]).scheme, "http");
   });
+});
+
+test("sign-in limits count an IPv6 client by its /64, an IPv4 client by its address", () => {
+  assert.equal(throttleAddress("2001:db8:1:2:aaaa::1"), "2001:db8:1:2::/64");
+  assert.equal(throttleAddress("2001:db8:1:2:ffff:ffff:ffff:ffff"), "2001:db8:1:2::/64");
+  assert.equal(throttleAddress("2001:db8::7"), "2001:db8:0:0::/64");
+  assert.equal(throttleAddress("::1"), "0:0:0:0::/64");
+  assert.equal(throttleAddress("203.0.113.9"), "203.0.113.9");
+  assert.equal(throttleAddress("unknown"), "unknown");
 });
 
 /** The log lines the server printed for refused requests, as objects. */
@@ -159,6 +176,17 @@ describe("behind a trusted proxy with PUBLIC_ORIGIN (server.ts, SQLite)", () => 
     assert.equal(listed.status, 200);
     assert.match(listed.headers.get("strict-transport-security") ?? "", /^max-age=/);
 
+    // A chunked body (no Content-Length) makes the server rebuild the request from its raw headers.
+    const chunked = await rawCall(server.baseUrl, {
+      method: "POST",
+      path: "/v1/pets",
+      headers: { "Content-Type": "application/json", ...viaProxy({ "X-Forwarded-For": "198.51.100.77" }) },
+      chunks: [Buffer.from('{"name":'), Buffer.from('"Chunked","categoryId":1}')],
+    });
+    assert.equal(chunked.status, 401, chunked.text);
+    assert.equal(refusals(server).at(-1)?.client, "198.51.100.77", "a chunked request keeps the concluded address");
+    assert.match(String(chunked.headers["strict-transport-security"]), /^max-age=/);
+
     const page = await call(server.baseUrl, "GET", "/sign-in", { headers: viaProxy() });
     assert.equal(page.status, 200);
     assert.match(page.headers.get("strict-transport-security") ?? "", /^max-age=/);
@@ -197,6 +225,13 @@ describe("with no settings: development on this machine (server.ts, SQLite)", ()
     assert.equal(body.code, "cross_origin");
     assert.match(body.message, /PUBLIC_ORIGIN/);
     assert.equal(reply.headers["set-cookie"], undefined);
+  });
+
+  test("a Host no browser could send is a 403, never a 500", async () => {
+    for (const host of ["exa mple:1", "[::1", "a@b"]) {
+      const reply = await rawSignIn({ Host: host, Origin: "http://example" });
+      assert.ok([400, 403].includes(reply.status), `${host}: ${reply.status} ${reply.text}`);
+    }
   });
 
   test("localhost and IP addresses work as before", async () => {

@@ -13,6 +13,7 @@ export function trustedOrigin(request: Request): string | undefined {
   const publicOrigin = config().PUBLIC_ORIGIN;
   if (publicOrigin) return publicOrigin;
   const host = requestHost(request);
+  if (!URL.canParse(`http://${host}`)) return undefined; // a Host no browser could have sent
   const hostname = new URL(`http://${host}`).hostname.replace(/^\[|\]$/g, "");
   if (hostname !== "localhost" && net.isIP(hostname) === 0) return undefined;
   return `${requestScheme(request)}://${host}`;

@@ -1,4 +1,5 @@
 import "server-only";
+import net from "node:net";
 import { staffEmailSchema } from "@/lib/auth/staff-schema";
 import { db } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
@@ -33,6 +34,24 @@ export const FREE_FAILURES = 5;
 const FIRST_LOCK_MS = 60_000;
 const MAX_LOCK_MS = 60 * 60_000;
 const DAY_MS = 24 * 60 * 60_000;
+
+/**
+ * The unit the limits count an address as: an IPv4 address as it is, an IPv6 address by its /64, which
+ * one host usually holds whole and could otherwise rotate through to escape every per-address limit.
+ */
+export function throttleAddress(address: string): string {
+  if (net.isIPv6(address) && !address.includes(".")) {
+    const [left, right = ""] = address.toLowerCase().split("::");
+    const head = left ? left.split(":") : [];
+    const tail = address.includes("::") ? (right ? right.split(":") : []) : [];
+    const groups = [...head, ...Array<string>(8 - head.length - tail.length).fill("0"), ...tail];
+    return `${groups
+      .slice(0, 4)
+      .map((group) => group.replace(/^0+(?=.)/, ""))
+      .join(":")}::/64`;
+  }
+  return address;
+}
 
 export function lockDuration(failures: number): number {
   if (failures < FREE_FAILURES) return 0;

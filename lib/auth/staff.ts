@@ -8,6 +8,7 @@ import {
   recordFailure,
   recordSuccess,
   signInKey,
+  throttleAddress,
   withHashSlot,
 } from "@/lib/auth/sign-in-throttle";
 import { UNKNOWN_ADDRESS } from "@/lib/http/forwarded";
@@ -137,11 +138,12 @@ export async function signIn(
  * limits, so they count failures.
  */
 export async function signInFrom(
-  address: string,
+  clientAddress: string,
   emailInput: string,
   password: string,
   now = new Date(),
 ): Promise<SignedInStaff | undefined> {
+  const address = throttleAddress(clientAddress);
   const attempt = await admitSignIn(emailInput, address, now);
   let staff: SignedInStaff | undefined;
   try {

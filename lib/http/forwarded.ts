@@ -21,6 +21,8 @@ export const STRICT_TRANSPORT_SECURITY = "max-age=31536000; includeSubDomains";
 export const UNKNOWN_ADDRESS = "unknown";
 
 const MARK = "x-animal-store-edge";
+/** The headers server.ts replaces with its own conclusions, whatever a client sent as them. */
+const REPLACED = ["x-forwarded-for", "x-forwarded-proto", "x-forwarded-host", MARK];
 const holder = globalThis as typeof globalThis & { __animalStoreEdgeSecret?: string };
 
 /** The secret marking requests whose forwarded headers server.ts wrote; shared by every bundle of the process. */
@@ -60,9 +62,11 @@ function isTrusted(list: net.BlockList, address: string): boolean {
   return list.check(address, net.isIPv6(address) ? "ipv6" : "ipv4");
 }
 
-function single(value: string | string[] | undefined): string | undefined {
+/** The first value of a header (Host), or with `nearest` the last: the one the closest proxy added. */
+function single(value: string | string[] | undefined, nearest = false): string | undefined {
   const text = Array.isArray(value) ? value.join(",") : value;
-  return text?.split(",")[0].trim() || undefined;
+  const values = text?.split(",") ?? [];
+  return (nearest ? values.at(-1) : values[0])?.trim() || undefined;
 }
 
 /**
@@ -95,11 +99,11 @@ export function resolveForwarded(
     address = hop;
     if (!isTrusted(list, hop)) break;
   }
-  const proto = single(headers["x-forwarded-proto"])?.toLowerCase();
+  const proto = single(headers["x-forwarded-proto"], true)?.toLowerCase();
   return {
     address,
-    scheme: proto === "https" ? "https" : proto === "http" ? "http" : "http",
-    host: single(headers["x-forwarded-host"]) ?? host,
+    scheme: proto === "https" ? "https" : "http",
+    host: single(headers["x-forwarded-host"], true) ?? host,
   };
 }
 
@@ -109,11 +113,23 @@ export function resolveForwarded(
  */
 export function stampForwarded(request: IncomingMessage): void {
   const forwarded = resolveForwarded(request.socket.remoteAddress, request.headers, config().TRUSTED_PROXIES);
-  request.headers["x-forwarded-for"] = forwarded.address;
-  request.headers["x-forwarded-proto"] = forwarded.scheme;
-  if (forwarded.host) request.headers["x-forwarded-host"] = forwarded.host;
-  else delete request.headers["x-forwarded-host"];
-  request.headers[MARK] = edgeSecret();
+  const concluded: Record<string, string> = {
+    "x-forwarded-for": forwarded.address,
+    "x-forwarded-proto": forwarded.scheme,
+    ...(forwarded.host ? { "x-forwarded-host": forwarded.host } : {}),
+    [MARK]: edgeSecret(),
+  };
+  for (const name of REPLACED) delete request.headers[name];
+  Object.assign(request.headers, concluded);
+  // The Web Request the /v1 and sign-in listeners build is made from rawHeaders once its body is read
+  // (@hono/node-server): both views must say the same, or a chunked request would lose the mark.
+  const raw: string[] = [];
+  for (let index = 0; index < request.rawHeaders.length; index += 2) {
+    if (!REPLACED.includes(request.rawHeaders[index].toLowerCase()))
+      raw.push(request.rawHeaders[index], request.rawHeaders[index + 1]);
+  }
+  for (const [name, value] of Object.entries(concluded)) raw.push(name, value);
+  request.rawHeaders.splice(0, request.rawHeaders.length, ...raw);
 }
 
 function stamped(headers: Headers): boolean {
