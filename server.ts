@@ -1,7 +1,8 @@
 // The production server: validates configuration, migrates, seeds an empty database, then serves on
-// HOST:PORT. Requests under /v1 go straight to the route table's functions (lib/v1/router.ts), and
-// /metrics to its endpoint when METRICS_TOKEN is set (lib/metrics); everything else goes to Next.
-// `npm start` runs it after building if needed; the tests run it directly.
+// HOST:PORT. Requests under /v1 go straight to the route table's functions (lib/v1/router.ts), sign-in
+// and sign-out to theirs (lib/admin/session-route.ts), and /metrics to its endpoint when METRICS_TOKEN is
+// set (lib/metrics); everything else goes to Next. `npm start` runs it after building if needed; the
+// tests run it directly.
 import http from "node:http";
 import { getRequestListener, RequestError } from "@hono/node-server";
 import next from "next";
@@ -10,6 +11,7 @@ import { countActiveClientKeys } from "@/lib/auth/api-keys";
 import { ApiError } from "@/lib/http/errors";
 import { errorResponse, toApiError, withEdgeHeaders } from "@/lib/http/edge";
 import { dispatchV1 } from "@/lib/v1/router";
+import { dispatchSession, SESSION_PATH } from "@/lib/admin/session-route";
 import { config, ConfigError } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
@@ -26,6 +28,10 @@ const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
 
 function isV1(url: string | undefined): boolean {
   return url === "/v1" || /^\/v1[/?]/.test(url ?? "");
+}
+
+function isSession(url: string | undefined): boolean {
+  return url === SESSION_PATH || url?.startsWith(`${SESSION_PATH}?`) === true;
 }
 
 async function main(): Promise<void> {
@@ -86,9 +92,11 @@ async function main(): Promise<void> {
     },
   };
   const handleV1 = getRequestListener((request) => dispatchV1(request), listenerOptions);
+  const handleSession = getRequestListener((request) => dispatchSession(request), listenerOptions);
   const handleMetrics = getRequestListener((request) => dispatchMetrics(request), listenerOptions);
   const handlerOf = (url: string | undefined) => {
     if (isV1(url)) return handleV1;
+    if (isSession(url)) return handleSession; // sign-in floods are refused without Next's pipeline
     // Without a token, /metrics is left to Next: the same 404 as any path that does not exist.
     if (metricsOn && isMetricsPath(url)) return handleMetrics;
     return handleNext;

@@ -4,13 +4,15 @@
 // autocannon in a second process (bench/load.ts). Prints a table and writes bench/results.json.
 // BENCH_DURATION (seconds a run, default 10; 2 for a quick try), BENCH_GROWTH_DURATION (default a third
 // of it), BENCH_DATABASES (default "sqlite,postgresql"; one of them for a quick try of that one),
-// BENCH_CPU_PROF=1 (the app writes CPU profiles to bench/results/cpu-profiles). Exits 0 whatever the
-// figures: it is a measurement, not a test.
+// BENCH_CPU_PROF=1 (the app writes CPU profiles to bench/results/cpu-profiles), BENCH_ONLY=sign-in-flood (only
+// the sign-in flood's rows, written to bench/results-sign-in-flood.json). Exits 0 whatever the figures: it is a
+// measurement, not a test.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { postgresDatabase, sqliteDatabase, type BenchDatabase, type Provider } from "@/bench/databases";
 import type { LoadResult, LoadSpec } from "@/bench/load";
+import type { FloodResult, FloodSpec } from "@/bench/sign-in-flood";
 import { encodeCursor } from "@/lib/pets/cursor";
 import { serverNodeFlags } from "@/scripts/harness/servers";
 import { assertRunning, memoryMb, runNode, startMeasured, stop, stopAll, type Server } from "@/bench/processes";
@@ -19,6 +21,7 @@ import {
   formatResults,
   machine,
   TARGET_GROWTH,
+  TARGET_FLOOD_RATIO,
   TARGET_SEARCH_P50_MS,
   writeResults,
   type GrowthRow,
@@ -34,6 +37,7 @@ const GROWTH_DURATION = Number(process.env.BENCH_GROWTH_DURATION ?? Math.max(1, 
 const CATALOGUE = 1000;
 const CONNECTIONS = [1, 32];
 const PROVIDERS = (process.env.BENCH_DATABASES ?? "sqlite,postgresql").split(",");
+const FLOOD_ONLY = process.env.BENCH_ONLY === "sign-in-flood";
 const NEXT_BIN = path.join(root, "node_modules/next/dist/bin/next");
 const CONSTANT_APP = path.join(root, "bench/next-constant");
 const CPU_PROFILES = path.join(root, "bench/results/cpu-profiles");
@@ -56,6 +60,7 @@ const results: Results = {
   growth: [],
   startup: [],
   seeding: [],
+  signInFlood: [],
   targets: { passed: 0, failed: 0 },
 };
 
@@ -198,6 +203,48 @@ async function measureThroughput(
     results.peakRssMb.push({ server: name, database, mb: memoryMb(server.pid, "VmHWM") });
 }
 
+const FLOOD_SIGN_INS = 200;
+const FLOOD_CONNECTIONS = 16;
+let floodAddresses = 1;
+
+/**
+ * /v1 list latency quietly, while FLOOD_SIGN_INS bogus sign-ins come from one address, and quietly again, at 1 and 32
+ * connections; each flood from an address of its own (127.0.0.2, …), so each meets the limits afresh.
+ */
+async function measureSignInFlood(provider: Provider, app: Server, key: string): Promise<void> {
+  for (const connections of CONNECTIONS) {
+    const fromAddress = `127.0.0.${++floodAddresses}`;
+    progress(`${provider} sign-in flood from ${fromAddress}, list at c=${connections}`);
+    const spec: FloodSpec = {
+      url: app.url,
+      path: "/v1/pets?limit=20",
+      headers: { Authorization: `Bearer ${key}` },
+      connections,
+      duration: DURATION,
+      signIns: FLOOD_SIGN_INS,
+      floodConnections: FLOOD_CONNECTIONS,
+      fromAddress,
+    };
+    const stdout = await runNode(["--import", "tsx", path.join(root, "bench/sign-in-flood.ts"), JSON.stringify(spec)]);
+    const result = JSON.parse(stdout.trim().split("\n").pop() ?? "") as FloodResult;
+    assertRunning(app);
+    const quietP99 =
+      result.quiet.p99 !== null && result.quietAfter.p99 !== null
+        ? (result.quiet.p99 + result.quietAfter.p99) / 2
+        : null;
+    const ratio = result.flood.p99 !== null && quietP99 ? result.flood.p99 / quietP99 : null;
+    results.signInFlood.push({
+      database: provider,
+      connections,
+      signInCount: FLOOD_SIGN_INS,
+      floodConnections: FLOOD_CONNECTIONS,
+      ...result,
+      ratio,
+      check: ratio !== null && ratio <= TARGET_FLOOD_RATIO && result.failures === 0 ? "PASS" : "FAIL",
+    });
+  }
+}
+
 /** The growth table's lists: without q, then searches (see bench/pet-names.ts for what the fragments match). */
 const GROWTH_VARIANTS: { page: GrowthRow["page"]; status: GrowthRow["status"]; q: string | null }[] = [
   { page: "first", status: "any", q: null },
@@ -288,6 +335,11 @@ async function benchDatabase(database: BenchDatabase): Promise<void> {
     auth,
   );
   results.startup.push({ server: "app", database: provider, ...app.startup });
+  if (FLOOD_ONLY) {
+    await measureSignInFlood(provider, app.server, key);
+    await stop(app.server.child);
+    return;
+  }
   const baseline = await startMeasured(
     "baseline-node",
     ["--import", "tsx", path.join(root, "bench/baseline-node.ts")],
@@ -305,6 +357,7 @@ async function benchDatabase(database: BenchDatabase): Promise<void> {
     operations(key, deletablePets(database)),
   );
   await stop(baseline.server.child);
+  await measureSignInFlood(provider, app.server, key);
   await measureGrowth(database, app.server, key);
   await stop(app.server.child);
 }
@@ -347,7 +400,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 try {
   if (process.env.BENCH_CPU_PROF === "1") fs.mkdirSync(CPU_PROFILES, { recursive: true });
   await buildIfMissing(undefined);
-  await buildIfMissing(CONSTANT_APP);
+  if (!FLOOD_ONLY) await buildIfMissing(CONSTANT_APP);
   // The compiled server and key tool that npm start runs (dist/), compiled again when a source changed.
   await runNode([path.join(root, "scripts/build-server.mjs"), "--if-stale"], {}, true);
   if (PROVIDERS.includes("sqlite")) {
@@ -358,17 +411,22 @@ try {
     databases.push(await postgresDatabase(`animal_store_bench_${process.pid}`));
     await benchDatabase(databases.at(-1)!);
   }
-  await benchNextConstant();
+  if (!FLOOD_ONLY) await benchNextConstant();
 
   checkThroughput(results.throughput);
-  const checks = [...results.throughput.map((row) => row.check), ...results.growth.map((row) => row.check)];
+  const checks = [
+    ...results.throughput.map((row) => row.check),
+    ...results.growth.map((row) => row.check),
+    ...results.signInFlood.map((row) => row.check),
+  ];
   results.targets = {
     passed: checks.filter((check) => check === "PASS").length,
     failed: checks.filter((check) => check === "FAIL").length,
   };
   console.log(formatResults(results));
-  writeResults(path.join(root, "bench/results.json"), results);
-  console.log("\nWritten to bench/results.json");
+  const written = path.join(root, FLOOD_ONLY ? "bench/results-sign-in-flood.json" : "bench/results.json");
+  writeResults(written, results);
+  console.log(`\nWritten to ${path.relative(root, written)}`);
 } catch (error) {
   console.error(`Benchmark failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exitCode = 1;

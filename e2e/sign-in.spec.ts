@@ -17,6 +17,34 @@ test.describe("signing in and out", () => {
     await expect(message).toHaveText(wrongPassword);
   });
 
+  test("repeated failures are refused in plain words saying when to try again", async ({ page }) => {
+    // Not the specs' staff account: the lock is per email and address, and every spec signs in from here.
+    await page.goto("/sign-in");
+    await page.getByLabel("Email").fill("locked-out@animal-store.example");
+    await page.getByLabel("Password").fill("not the password at all");
+    const submit = page.getByRole("button", { name: "Sign in" });
+    const message = page.locator("#sign-in-error");
+    const attempt = async () => {
+      const [response] = await Promise.all([
+        page.waitForResponse((response) => response.url().endsWith("/admin/api/session")),
+        submit.click(),
+      ]);
+      return response;
+    };
+    for (let failure = 1; failure <= 5; failure++) {
+      expect((await attempt()).status()).toBe(401);
+      await expect(message).toHaveText(/Wrong email or password/);
+    }
+    const refused = await attempt();
+    expect(refused.status()).toBe(429);
+    expect(Number(refused.headers()["retry-after"])).toBeGreaterThan(0);
+    await expect(message).toHaveText(
+      /^Too many failed sign-ins for this account from your network\. Try again in (a minute|\d+ seconds)\.$/,
+    );
+    await expect(message).toHaveAttribute("role", "alert");
+    await expect(page).toHaveURL(/\/sign-in/);
+  });
+
   test("sign-in lands on the catalogue showing the seeded pets", async ({ page }, testInfo) => {
     await signIn(page);
     await expect(page.getByRole("heading", { name: "Catalogue" })).toBeVisible();

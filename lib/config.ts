@@ -11,6 +11,19 @@ const baseUrl = z
   .refine((url) => url.replace(/\/+$/, "").endsWith("/v1"), "must end in the path segment /v1")
   .transform((url) => url.replace(/\/+$/, ""));
 
+/** A comma-separated setting as its entries, trimmed, empty ones dropped; unset is an empty list. */
+function commaList() {
+  return z
+    .string()
+    .default("")
+    .transform((list) =>
+      list
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    );
+}
+
 const envSchema = z.object({
   DATABASE_URL: z
     .string()
@@ -33,19 +46,10 @@ const envSchema = z.object({
     .default(60),
   SQLITE_SYNCHRONOUS: z.enum(["normal", "full"], { error: 'must be "normal" or "full"' }).default("normal"),
   DEMO_SEED: z.enum(["on", "off"], { error: 'must be "on" or "off"' }).default("on"),
-  CORS_ORIGINS: z
-    .string()
-    .default("")
-    .transform((list) =>
-      list
-        .split(",")
-        .map((origin) => origin.trim())
-        .filter(Boolean),
-    )
-    .refine(
-      (origins) => origins.every((origin) => origin === "*" || /^https?:\/\/[^/]+$/.test(origin)),
-      "must be * or a comma-separated list of origins like https://shop.example",
-    ),
+  CORS_ORIGINS: commaList().refine(
+    (origins) => origins.every((origin) => origin === "*" || /^https?:\/\/[^/]+$/.test(origin)),
+    "must be * or a comma-separated list of origins like https://shop.example",
+  ),
   PUBLIC_ORIGIN: z
     .string()
     .trim()
@@ -56,19 +60,10 @@ const envSchema = z.object({
       "must be the origin browsers use, scheme and host (and port) only, like https://store.example",
     )
     .optional(),
-  TRUSTED_PROXIES: z
-    .string()
-    .default("")
-    .transform((list) =>
-      list
-        .split(",")
-        .map((entry) => entry.trim())
-        .filter(Boolean),
-    )
-    .refine(
-      (entries) => entries.every(isAddressOrRange),
-      "must be a comma-separated list of IP addresses or CIDR ranges, like 127.0.0.1,10.0.0.0/8",
-    ),
+  TRUSTED_PROXIES: commaList().refine(
+    (entries) => entries.every(isAddressOrRange),
+    "must be a comma-separated list of IP addresses or CIDR ranges, like 127.0.0.1,10.0.0.0/8",
+  ),
   // The bearer token Prometheus sends to GET /metrics; unset, there is no /metrics. A token is RFC 6750's
   // b64token, so it fits an Authorization header as it is; 16 characters or more, so it cannot be guessed.
   METRICS_TOKEN: z

@@ -1,11 +1,13 @@
 import "server-only";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { db, type Database } from "@/lib/db/client";
+import { signInThrottleCutoffs } from "@/lib/auth/sign-in-throttle";
 import { IDEMPOTENCY_TTL_MS } from "@/lib/idempotency";
 import { oldestRateLimitWindowKept } from "@/lib/rate-limit";
 
 // Deletes the rows nothing needs any more: idempotency records past their 24 hours, rate-limit counters
-// of windows long past, expired staff sessions. The server runs it at start and every 10 minutes.
+// of windows long past, expired staff sessions, sign-in counts of ended windows and sign-in locks long
+// quiet. The server runs it at start and every 10 minutes.
 //
 // Each kind is deleted in batches: one short statement deletes at most `batchSize` rows, chosen by
 // primary key through an index on the expiry column where there is one, and commits on its own; the
@@ -19,7 +21,13 @@ export const HOUSEKEEPING_BATCH_SIZE = 1000;
 
 /** What one run deleted of one kind, and in how many statements. */
 export type Sweep = { rows: number; batches: number };
-export type HousekeepingReport = { idempotencyRecords: Sweep; rateLimitCounters: Sweep; staffSessions: Sweep };
+export type HousekeepingReport = {
+  idempotencyRecords: Sweep;
+  rateLimitCounters: Sweep;
+  staffSessions: Sweep;
+  signInThrottles: Sweep;
+  signInLocks: Sweep;
+};
 
 /** Runs `deleteBatch` (which deletes at most `batchSize` rows) until a batch deletes fewer. */
 async function inBatches(batchSize: number, deleteBatch: () => Promise<number>): Promise<Sweep> {
@@ -72,5 +80,24 @@ export async function runHousekeeping({
         SELECT "id" FROM "staff_sessions" WHERE "expires_at" <= ${now} LIMIT ${batchSize})`,
   );
 
-  return { idempotencyRecords, rateLimitCounters, staffSessions };
+  // Sign-in limits (lib/auth/sign-in-throttle.ts): counts of ended windows; a pair's failures once quiet
+  // for a day, and an address the staff member signed in from once unused for KNOWN_ADDRESS_DAYS.
+  const { windowsBefore: signInWindowsBefore, quietBefore, knownBefore } = signInThrottleCutoffs(now);
+  const signInThrottles = await inBatches(
+    batchSize,
+    () => database.$executeRaw`
+      DELETE FROM "sign_in_throttles" WHERE ("bucket", "window_start") IN (
+        SELECT "bucket", "window_start" FROM "sign_in_throttles" WHERE "window_start" < ${signInWindowsBefore}
+        LIMIT ${batchSize})`,
+  );
+  const signInLocks = await inBatches(
+    batchSize,
+    () => database.$executeRaw`
+      DELETE FROM "sign_in_locks" WHERE ("email", "address") IN (
+        SELECT "email", "address" FROM "sign_in_locks"
+        WHERE ("signed_in_at" IS NULL AND "updated_at" < ${quietBefore}) OR "updated_at" < ${knownBefore}
+        LIMIT ${batchSize})`,
+  );
+
+  return { idempotencyRecords, rateLimitCounters, staffSessions, signInThrottles, signInLocks };
 }

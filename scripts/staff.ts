@@ -77,15 +77,14 @@ await runCommand(async () => {
       const staff = await listStaff();
       if (staff.length === 0) console.log("No staff accounts. Create one with: npm run staff -- create <email>");
       else {
-        const now = new Date();
         const rows = staff.map((member) => [
           String(member.id),
           member.email,
           date(member.createdAt),
           member.disabledAt
             ? `disabled ${date(member.disabledAt)}`
-            : member.lockedUntil && member.lockedUntil > now
-              ? `locked until ${date(member.lockedUntil)}`
+            : member.lockedAddresses > 0
+              ? `active, locked out from ${member.lockedAddresses} address${member.lockedAddresses === 1 ? "" : "es"}`
               : "active",
           String(member.failedSignIns),
         ]);

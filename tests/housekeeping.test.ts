@@ -143,6 +143,8 @@ for (const provider of providers) {
         idempotencyRecords: { rows: BACKLOG, batches: batchesFor(BACKLOG) },
         rateLimitCounters: { rows: BACKLOG, batches: batchesFor(BACKLOG) },
         staffSessions: { rows: SESSIONS_BACKLOG, batches: batchesFor(SESSIONS_BACKLOG) },
+        signInThrottles: { rows: 0, batches: 1 },
+        signInLocks: { rows: 0, batches: 1 },
       });
       assert.deepEqual(
         (await client.idempotencyRecord.findMany({ select: { key: true } })).map(({ key }) => key).sort(),
@@ -160,6 +162,8 @@ for (const provider of providers) {
         idempotencyRecords: { rows: 0, batches: 1 },
         rateLimitCounters: { rows: 0, batches: 1 },
         staffSessions: { rows: 0, batches: 1 },
+        signInThrottles: { rows: 0, batches: 1 },
+        signInLocks: { rows: 0, batches: 1 },
       });
       console.log(`housekeeping ${provider}: ${2 * BACKLOG + SESSIONS_BACKLOG} rows in ${Math.round(elapsed)} ms`);
     });

@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 
-// Staff accounts in-process, on a fresh SQLite file: password hashing, the lockout, sessions.
+// Staff accounts in-process, on a fresh SQLite file: password hashing, the lockout, the sign-in limits
+// and the bound on hashes at once (counted by the process's own scrypt gauge), sessions.
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-staff-"));
 process.env.DATABASE_URL = `file:${path.join(dir, "staff.db")}`; // read on first use of the database, below
@@ -12,9 +13,15 @@ process.env.DATABASE_URL = `file:${path.join(dir, "staff.db")}`; // read on firs
 const { config } = await import("@/lib/config");
 const { db } = await import("@/lib/db/client");
 const { migrate } = await import("@/lib/db/migrate");
-const { hashPassword, verifyPassword } = await import("@/lib/auth/passwords");
-const { createStaff, disableStaff, FREE_FAILURES, lockDuration, signIn, StaffError } = await import("@/lib/auth/staff");
+const { decoyHash, HASH_THREAD_NICE, hashPassword, scryptActivity, verifyPassword } =
+  await import("@/lib/auth/passwords");
+const { createStaff, disableStaff, FREE_FAILURES, listStaff, lockDuration, signIn, signInFrom, StaffError } =
+  await import("@/lib/auth/staff");
+const throttle = await import("@/lib/auth/sign-in-throttle");
+const { ApiError } = await import("@/lib/http/errors");
+const { runHousekeeping } = await import("@/lib/housekeeping");
 const { endSession, SESSION_LIFETIME_MS, sessionStaff, startSession } = await import("@/lib/auth/sessions");
+const { UNKNOWN_ADDRESS } = await import("@/lib/http/forwarded");
 
 before(async () => {
   await migrate(config().database);
@@ -40,6 +47,21 @@ describe("password hashing", () => {
     assert.equal(await verifyPassword("cafe\u0301 au lait!!", stored), true);
   });
 
+  test(
+    "hashes run on threads of their own at a lower priority, so requests keep the CPU they need",
+    { skip: process.platform !== "linux" && "per-thread priority is Linux's" },
+    async () => {
+      await hashPassword("on a hash thread");
+      const niceOf = (task: string) => {
+        const stat = fs.readFileSync(`/proc/self/task/${task}/stat`, "utf8");
+        return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]); // field 19, nice
+      };
+      const nices = fs.readdirSync("/proc/self/task").map(niceOf);
+      assert.equal(niceOf(String(process.pid)), 0, "the main thread keeps its priority");
+      assert.ok(nices.includes(HASH_THREAD_NICE), `threads' nice values: ${nices.join(" ")}`);
+    },
+  );
+
   test("a stored value this code did not write, or with absurd parameters, never verifies", async () => {
     for (const stored of [
       "",
@@ -62,8 +84,17 @@ describe("sign-in and the lockout", () => {
     email = `member${++counter}@animal-store.example`;
     await createStaff(email, password);
   };
-  const state = () =>
-    db().staff.findUniqueOrThrow({ where: { email }, select: { failedSignIns: true, lockedUntil: true } });
+  // The lock of the email from the address these tests sign in from (signIn's default, as in-process).
+  const state = async () => {
+    const pair = await db().signInLock.findUniqueOrThrow({
+      where: { email_address: { email, address: UNKNOWN_ADDRESS } },
+      select: { failures: true, lockedUntil: true },
+    });
+    return {
+      failedSignIns: pair.failures,
+      lockedUntil: pair.lockedUntil === null ? null : new Date(Number(pair.lockedUntil)),
+    };
+  };
 
   test("the right password signs in, whatever the case of the email", async () => {
     await fresh();
@@ -146,17 +177,205 @@ describe("sign-in and the lockout", () => {
 
   test("a burst of attempts cannot slip the right password past a lock set during the burst", async () => {
     await fresh();
-    const attempts = [...Array.from({ length: 12 }, () => signIn(email, "wrong")), signIn(email, password)];
+    // One failure short of the lock, then a burst as large as the hashes the process lets run or wait
+    // (a larger one is partly refused with 429 before hashing): the wrong passwords first, the right last.
+    for (let failure = 1; failure < FREE_FAILURES; failure++) await signIn(email, "wrong");
+    const burst = throttle.MAX_CONCURRENT_HASHES + throttle.MAX_WAITING_HASHES;
+    const attempts = [...Array.from({ length: burst - 1 }, () => signIn(email, "wrong")), signIn(email, password)];
     const results = await Promise.all(attempts);
     const state_ = await state();
     assert.ok(state_.lockedUntil && state_.lockedUntil > new Date(), "the burst locked the account");
-    assert.equal(results[12], undefined, "the right password inside the burst is refused once the lock is set");
+    assert.equal(results[burst - 1], undefined, "the right password inside the burst is refused once the lock is set");
   });
 
   test("an email is refused twice and must be an address", async () => {
     await fresh();
     await assert.rejects(createStaff(email.toUpperCase(), password), StaffError);
     await assert.rejects(createStaff("not-an-email", password), StaffError);
+  });
+});
+
+describe("the sign-in limits, before any hash", () => {
+  const password = "a long enough password";
+  let counter = 0;
+  const newStaff = async () => {
+    const email = `limited${++counter}@animal-store.example`;
+    await createStaff(email, password);
+    return email;
+  };
+  /** Each test plays its own addresses, so no test uses up another's allowance. */
+  const address = (() => {
+    let next = 0;
+    return () => `203.0.113.${++next}`;
+  })();
+  /** The 429 a call must throw: sign_in_throttled, with Retry-After in whole seconds. */
+  const throttledError = (retryAfter?: (seconds: number) => boolean) => (error: unknown) => {
+    assert.ok(error instanceof ApiError, String(error));
+    assert.equal(error.code, "sign_in_throttled");
+    assert.equal(error.status, 429);
+    const seconds = Number(error.headers["Retry-After"]);
+    assert.ok(Number.isInteger(seconds) && seconds >= 1, `Retry-After ${error.headers["Retry-After"]}`);
+    if (retryAfter) assert.ok(retryAfter(seconds), `Retry-After ${seconds}`);
+    assert.match(error.message, /Try again in (a second|\d+ seconds|a minute|\d+ minutes)\.$/);
+    return true;
+  };
+  const hashesDuring = async (work: () => Promise<unknown>) => {
+    const before = scryptActivity.started;
+    await work();
+    return scryptActivity.started - before;
+  };
+
+  before(async () => {
+    await decoyHash(); // made once per process: not counted in what follows
+  });
+
+  test("a stranger's failures lock only the stranger's address; from another, the password signs in", async () => {
+    const email = await newStaff();
+    const [stranger, staffMember] = [address(), address()];
+    for (let failure = 0; failure < FREE_FAILURES; failure++)
+      assert.equal(await signInFrom(stranger, email, "a wrong password!"), undefined);
+    await assert.rejects(
+      signInFrom(stranger, email, password),
+      throttledError((seconds) => seconds <= 60),
+    );
+    assert.deepEqual(await signInFrom(staffMember, email, password), {
+      id: (await db().staff.findUniqueOrThrow({ where: { email } })).id,
+      email,
+    });
+    await assert.rejects(signInFrom(stranger, email, password), throttledError(), "still locked for the stranger");
+    const listed = (await listStaff()).find((member) => member.email === email);
+    assert.equal(listed?.lockedAddresses, 1);
+  });
+
+  test("a locked address is refused without hashing, for an account and for an unknown email alike", async () => {
+    const email = await newStaff();
+    const from = address();
+    for (const typed of [email, "nobody-here@animal-store.example"]) {
+      for (let failure = 0; failure < FREE_FAILURES; failure++) await signInFrom(from, typed, "a wrong password!");
+      const hashes = await hashesDuring(async () => {
+        for (let attempt = 0; attempt < 3; attempt++)
+          await assert.rejects(
+            signInFrom(from, typed, password),
+            throttledError((seconds) => seconds <= 60),
+          );
+        assert.equal(await signIn(typed, password, new Date(), from), undefined, "signIn alone refuses it too");
+      });
+      assert.equal(hashes, 0, typed);
+    }
+  });
+
+  test(
+    `past ${throttle.ADDRESS_LIMIT} attempts in a window, an address gets 429 at once, ` +
+      "for any email, without a hash",
+    async () => {
+      const email = await newStaff();
+      const from = address();
+      // Five failures lock the pair; the attempts it refuses still count towards the address's limit.
+      for (let failure = 0; failure < FREE_FAILURES; failure++) await signInFrom(from, email, "a wrong password!");
+      for (let attempt = FREE_FAILURES; attempt < throttle.ADDRESS_LIMIT; attempt++)
+        await assert.rejects(signInFrom(from, email, password), throttledError());
+      const hashes = await hashesDuring(async () => {
+        for (let attempt = 0; attempt < 50; attempt++)
+          await assert.rejects(
+            signInFrom(from, `someone${attempt}@animal-store.example`, password),
+            throttledError((seconds) => seconds <= throttle.WINDOW_SECONDS),
+          );
+      });
+      assert.equal(hashes, 0, "50 refused attempts, not one hash");
+      assert.ok(await signInFrom(address(), email, password), "another address is not affected");
+    },
+  );
+
+  test("a successful sign-in gives its attempt back: the limits count failures", async () => {
+    const email = await newStaff();
+    const from = address();
+    const counted = async () =>
+      (await db().signInThrottle.findMany({ where: { bucket: `address ${from}` }, select: { count: true } })).reduce(
+        (sum, row) => sum + row.count,
+        0,
+      );
+    assert.ok(await signInFrom(from, email, password));
+    assert.equal(await counted(), 0);
+    assert.equal(await signInFrom(from, email, "a wrong password!"), undefined);
+    assert.equal(await counted(), 1);
+  });
+
+  test(
+    `past ${throttle.ACCOUNT_LIMIT} attempts from many addresses, an account refuses new addresses ` +
+      "but not one its staff member signed in from before",
+    async () => {
+      const email = await newStaff();
+      const home = address();
+      assert.ok(await signInFrom(home, email, password));
+      // ACCOUNT_LIMIT / ADDRESS_LIMIT addresses, each at its own limit: the account's limit exactly. Each
+      // has already locked itself out (as five failures would, shown above), so its attempts are counted
+      // without a hash each.
+      for (let attacker = 0; attacker < throttle.ACCOUNT_LIMIT / throttle.ADDRESS_LIMIT; attacker++) {
+        const from = address();
+        await db().signInLock.create({
+          data: {
+            email,
+            address: from,
+            failures: FREE_FAILURES,
+            lockedUntil: BigInt(Date.now() + 60_000),
+            updatedAt: 0n,
+          },
+        });
+        for (let attempt = 0; attempt < throttle.ADDRESS_LIMIT; attempt++)
+          await assert.rejects(signInFrom(from, email, "a wrong password!"), throttledError());
+        await assert.rejects(signInFrom(from, email, password), throttledError(), "the attacker's own limit");
+      }
+      const hashes = await hashesDuring(() =>
+        assert.rejects(signInFrom(address(), email, password), (error) => {
+          throttledError((seconds) => seconds <= throttle.WINDOW_SECONDS)(error);
+          assert.match((error as Error).message, /for this account from new places/);
+          return true;
+        }),
+      );
+      assert.equal(hashes, 0);
+      assert.ok(await signInFrom(home, email, password), "the staff member's own address still signs in");
+    },
+  );
+
+  test(
+    `at most ${throttle.MAX_CONCURRENT_HASHES} hashes at once: ` +
+      `40 sign-ins from 40 addresses at once, ${throttle.MAX_WAITING_HASHES} wait and the rest get 429 at once`,
+    async () => {
+      const email = await newStaff();
+      scryptActivity.peak = scryptActivity.running;
+      const started = scryptActivity.started;
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 40 }, () => signInFrom(address(), email, "a wrong password!")),
+      );
+      const refused = outcomes.filter((outcome) => outcome.status === "rejected");
+      const answered = outcomes.filter((outcome) => outcome.status === "fulfilled");
+      for (const outcome of refused) throttledError((seconds) => seconds === 1)(outcome.reason);
+      for (const outcome of answered) assert.equal(outcome.value, undefined);
+      assert.ok(refused.length > 0, "some are refused");
+      assert.ok(answered.length <= throttle.MAX_CONCURRENT_HASHES + throttle.MAX_WAITING_HASHES);
+      assert.equal(
+        scryptActivity.started - started,
+        answered.length,
+        "one hash per checked attempt, none for refusals",
+      );
+      assert.ok(scryptActivity.peak <= throttle.MAX_CONCURRENT_HASHES, `${scryptActivity.peak} hashes ran at once`);
+    },
+  );
+
+  test("housekeeping drops ended windows and quiet failures, and keeps known addresses for a while", async () => {
+    const email = await newStaff();
+    const [failed, known] = [address(), address()];
+    const longAgo = new Date(Date.now() - 2 * 24 * 60 * 60_000);
+    await signInFrom(failed, email, "a wrong password!", longAgo);
+    assert.ok(await signInFrom(known, email, password, longAgo));
+    await runHousekeeping();
+    const pairs = await db().signInLock.findMany({ where: { email }, select: { address: true } });
+    assert.deepEqual(
+      pairs.map((pair) => pair.address),
+      [known],
+    );
+    const oldWindow = BigInt(Math.floor(longAgo.getTime() / 1000 / throttle.WINDOW_SECONDS) * throttle.WINDOW_SECONDS);
+    assert.equal(await db().signInThrottle.count({ where: { windowStart: { lte: oldWindow } } }), 0);
   });
 });
 

@@ -2,10 +2,22 @@ import "server-only";
 import { db } from "@/lib/db/client";
 import { staffEmailSchema } from "@/lib/auth/staff-schema";
 import { decoyHash, hashPassword, verifyPassword } from "@/lib/auth/passwords";
+import {
+  admitSignIn,
+  lockedUntil,
+  recordFailure,
+  recordSuccess,
+  signInKey,
+  withHashSlot,
+} from "@/lib/auth/sign-in-throttle";
+import { UNKNOWN_ADDRESS } from "@/lib/http/forwarded";
 
 // Staff accounts: created, listed and disabled by the staff tool; checked at sign-in. Repeated failed
-// sign-ins for one account lock it for a growing time. The counter and the lock are columns of the
-// account, so every instance of the app enforces the same lock.
+// sign-ins for one account from one client address lock that address out of it for a growing time; the
+// limits and locks are rows in the database (lib/auth/sign-in-throttle.ts), so every instance enforces
+// them. The account's own failedSignIns counts failures from every address since its last success, for
+// the staff tool; its lockedUntil column is no longer written (instances older than migration 0007 still
+// read it).
 
 export type StaffInfo = {
   id: number;
@@ -13,8 +25,9 @@ export type StaffInfo = {
   createdAt: Date;
   disabledAt: Date | null;
   failedSignIns: number;
-  lockedUntil: Date | null;
 };
+/** An account as `staff list` shows it: with the number of client addresses locked out of it right now. */
+export type StaffListing = StaffInfo & { lockedAddresses: number };
 export type SignedInStaff = { id: number; email: string };
 
 const staffColumns = {
@@ -23,18 +36,10 @@ const staffColumns = {
   createdAt: true,
   disabledAt: true,
   failedSignIns: true,
-  lockedUntil: true,
 } as const;
 
-/** Failures allowed before the first lock; each failure after it doubles the lock, up to the cap. */
-export const FREE_FAILURES = 5;
-const FIRST_LOCK_MS = 60_000;
-const MAX_LOCK_MS = 60 * 60_000;
-
-export function lockDuration(failures: number): number {
-  if (failures < FREE_FAILURES) return 0;
-  return Math.min(FIRST_LOCK_MS * 2 ** (failures - FREE_FAILURES), MAX_LOCK_MS);
-}
+// The lock's rules live with the other sign-in limits.
+export { FREE_FAILURES, lockDuration } from "@/lib/auth/sign-in-throttle";
 
 export class StaffError extends Error {}
 
@@ -52,8 +57,15 @@ export async function createStaff(emailInput: string, password: string): Promise
   return db().staff.create({ data: { email, passwordHash }, select: staffColumns });
 }
 
-export async function listStaff(): Promise<StaffInfo[]> {
-  return db().staff.findMany({ select: staffColumns, orderBy: { id: "asc" } });
+export async function listStaff(now = new Date()): Promise<StaffListing[]> {
+  const staff = await db().staff.findMany({ select: staffColumns, orderBy: { id: "asc" } });
+  const locks = await db().signInLock.groupBy({
+    by: ["email"],
+    where: { email: { in: staff.map((member) => member.email) }, lockedUntil: { gt: BigInt(now.getTime()) } },
+    _count: { _all: true },
+  });
+  const locked = new Map(locks.map((lock) => [lock.email, lock._count._all]));
+  return staff.map((member) => ({ ...member, lockedAddresses: locked.get(member.email) ?? 0 }));
 }
 
 export async function countStaff(): Promise<number> {
@@ -79,44 +91,65 @@ export async function disableStaff(
 }
 
 /**
- * The account when the email and password match an enabled, unlocked account; undefined otherwise,
- * whatever the reason, so an answer never tells whether an email has an account. The password is
- * hashed in every case (against a decoy for an unknown email) so the time taken does not tell either.
- * A wrong password counts towards the lock; attempts while locked are refused without counting.
+ * The account when the email and password match an enabled account; undefined otherwise, whatever the
+ * reason, so an answer never tells whether an email has an account. The password is hashed in every case
+ * (against a decoy for an unknown email) so the time taken does not tell either, except while the email
+ * is locked from this address: then nothing is hashed or counted, for accounts and unknown emails alike.
+ * Any other attempt that does not sign in counts towards that lock. At most MAX_CONCURRENT_HASHES hashes
+ * run at once; past the queue this throws the 429 instead (see lib/auth/sign-in-throttle.ts).
  */
 export async function signIn(
   emailInput: string,
   password: string,
   now = new Date(),
+  address: string = UNKNOWN_ADDRESS,
 ): Promise<SignedInStaff | undefined> {
+  const key = signInKey(emailInput);
+  if (await lockedUntil(key, address, now)) return undefined;
   const email = staffEmailSchema.safeParse(emailInput);
   const staff = email.success
     ? await db().staff.findUnique({
         where: { email: email.data },
-        select: { id: true, email: true, passwordHash: true, disabledAt: true, failedSignIns: true, lockedUntil: true },
+        select: { id: true, email: true, passwordHash: true, disabledAt: true },
       })
     : null;
-  const matches = await verifyPassword(password, staff?.passwordHash ?? (await decoyHash()));
-  if (!staff || staff.disabledAt) return undefined;
-  if (staff.lockedUntil && staff.lockedUntil > now) return undefined;
-  if (!matches) {
-    // An atomic increment: concurrent failures on several instances are all counted.
-    const { failedSignIns } = await db().staff.update({
-      where: { id: staff.id },
-      data: { failedSignIns: { increment: 1 } },
-      select: { failedSignIns: true },
-    });
-    const lock = lockDuration(failedSignIns);
-    if (lock > 0)
-      await db().staff.update({ where: { id: staff.id }, data: { lockedUntil: new Date(now.getTime() + lock) } });
+  const matches = await withHashSlot(async () => verifyPassword(password, staff?.passwordHash ?? (await decoyHash())));
+  if (!staff || staff.disabledAt || !matches) {
+    await recordFailure(key, address, now);
+    // The account's own count, across addresses, is what `staff list` shows.
+    if (staff) await db().staff.update({ where: { id: staff.id }, data: { failedSignIns: { increment: 1 } } });
     return undefined;
   }
-  // The lock may have been set by a concurrent attempt while this password was being hashed: the
-  // success only counts if the account is still enabled and unlocked at this very update.
+  // A concurrent failure may have locked this address while the password was being hashed: the success
+  // only counts if it is still unlocked at this very update, and the account still enabled.
+  if (!(await recordSuccess(key, address, now))) return undefined;
   const { count } = await db().staff.updateMany({
-    where: { id: staff.id, disabledAt: null, OR: [{ lockedUntil: null }, { lockedUntil: { lte: now } }] },
-    data: { failedSignIns: 0, lockedUntil: null },
+    where: { id: staff.id, disabledAt: null },
+    data: { failedSignIns: 0 },
   });
   if (count === 0) return undefined;
   return { id: staff.id, email: staff.email };
+}
+
+/**
+ * Sign-in as the admin app's endpoint makes it: the limits first (a 429 before anything is hashed), then
+ * signIn. An attempt that signs in, or is refused before its password is checked, is given back to the
+ * limits, so they count failures.
+ */
+export async function signInFrom(
+  address: string,
+  emailInput: string,
+  password: string,
+  now = new Date(),
+): Promise<SignedInStaff | undefined> {
+  const attempt = await admitSignIn(emailInput, address, now);
+  let staff: SignedInStaff | undefined;
+  try {
+    staff = await signIn(emailInput, password, now, address);
+  } catch (error) {
+    await attempt.giveBack();
+    throw error;
+  }
+  if (staff) await attempt.giveBack();
+  return staff;
 }

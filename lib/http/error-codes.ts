@@ -37,6 +37,11 @@ export const errorCodes = {
     message: "Wrong email or password. Repeated failures lock an account for a while.",
     adminOnly: true,
   },
+  sign_in_throttled: {
+    status: 429,
+    message: "Too many sign-in attempts. Try again after the time in Retry-After.",
+    adminOnly: true,
+  },
   cross_origin: {
     status: 403,
     message: "Refused: changes must come from the admin app's own pages (the Origin header does not match).",

@@ -1,39 +1,6 @@
-import { visitorSurface } from "@/lib/admin/surface";
-import { clearedSessionCookie, sessionCookie } from "@/lib/auth/cookies";
-import { endSession, startSession } from "@/lib/auth/sessions";
-import { signIn } from "@/lib/auth/staff";
-import { signInSchema } from "@/lib/auth/staff-schema";
-import { readJsonBody } from "@/lib/http/body";
-import { edgeRoute, json } from "@/lib/http/edge";
-import { ApiError } from "@/lib/http/errors";
-import { parseOrThrow } from "@/lib/http/validation";
+import { sessionRoute } from "@/lib/admin/session-route";
 
+// Sign-in and sign-out (lib/admin/session-route.ts); the custom server answers them without Next.
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(visitorSurface, {
-  // POST /admin/api/session — sign in: { email, password } → a new session in the cookie
-  POST: {
-    operationId: "signIn",
-    handler: async ({ request, caller }) => {
-      const { email, password } = parseOrThrow(
-        signInSchema,
-        (await readJsonBody(request)).json,
-        "invalid_body",
-        "Invalid sign-in",
-      );
-      const staff = await signIn(email, password);
-      if (!staff) throw new ApiError("invalid_credentials");
-      await endSession(caller.sessionToken); // a browser signing in again leaves no older session behind
-      const { token } = await startSession(staff.id);
-      return json({ email: staff.email }, { headers: { "Set-Cookie": sessionCookie(request, token) } });
-    },
-  },
-  // DELETE /admin/api/session — sign out: the session row is deleted, so the cookie is dead everywhere
-  DELETE: {
-    operationId: "signOut",
-    handler: async ({ request, caller }) => {
-      await endSession(caller.sessionToken);
-      return new Response(null, { status: 204, headers: { "Set-Cookie": clearedSessionCookie(request) } });
-    },
-  },
-});
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = sessionRoute;
