@@ -9,7 +9,8 @@ import { staffEmailSchema, staffPasswordSchema } from "@/lib/auth/staff-schema";
 import { createStaff, disableStaff, listStaff, StaffError } from "@/lib/auth/staff";
 
 const usage =
-  "usage: npm run staff -- create <email> | list | disable <email>   (create reads the password from standard input)";
+  "usage: npm run staff -- create <email> [--role staff|admin] | list | disable <email>   " +
+  "(create reads the password from standard input)";
 
 const date = (value: Date | null) => (value ? value.toISOString().replace(/\.\d+Z$/, "Z") : "");
 
@@ -60,7 +61,11 @@ async function readPassword(): Promise<string> {
 }
 
 await runCommand(async () => {
-  const [command, ...rest] = process.argv.slice(2);
+  const [command, ...words] = process.argv.slice(2);
+  const roleAt = words.indexOf("--role");
+  const role = roleAt === -1 ? "staff" : words[roleAt + 1];
+  if (role !== "staff" && role !== "admin") throw new UsageError(`--role is staff or admin, not "${role ?? ""}".`);
+  const rest = roleAt === -1 ? words : words.filter((_, index) => index !== roleAt && index !== roleAt + 1);
   const argument = rest.join(" ").trim();
   if (!["create", "list", "disable"].includes(command ?? "") || (command !== "list" && !argument))
     throw new UsageError(usage);
@@ -71,8 +76,8 @@ await runCommand(async () => {
       if (!staffEmailSchema.safeParse(argument).success) throw new UsageError(`"${argument}" is not an email address.`);
       const password = staffPasswordSchema.safeParse(await readPassword());
       if (!password.success) throw new UsageError(`Refused: ${password.error.issues[0].message}; nothing was created.`);
-      const staff = await createStaff(argument, password.data);
-      console.log(`Created staff account ${staff.id} for ${staff.email}. They sign in at /sign-in.`);
+      const staff = await createStaff(argument, password.data, { role });
+      console.log(`Created ${staff.role} account ${staff.id} for ${staff.email}. They sign in at /sign-in.`);
     } else if (command === "list") {
       const staff = await listStaff();
       if (staff.length === 0) console.log("No staff accounts. Create one with: npm run staff -- create <email>");

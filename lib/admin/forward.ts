@@ -3,13 +3,14 @@ import { adminAppKey, forgetAdminAppKey } from "@/lib/auth/admin-key";
 import type { SignedInStaff } from "@/lib/auth/staff";
 import { ConfigError } from "@/lib/config";
 import { ApiError } from "@/lib/http/errors";
+import { clientAddress } from "@/lib/http/forwarded";
 import { log } from "@/lib/log";
 import { nextCursorOf } from "@/lib/pets/cursor";
 import { dispatchV1 } from "@/lib/v1/router";
 
 // How the admin endpoints reach the catalogue: one in-process call of the very same /v1 route
 // functions an API client gets — router, edge, validation, errors and handlers — with the admin app's
-// key named by its id and the signed-in staff member, both passed beside the request (never in a
+// key named by its id, the signed-in staff member and their address, all passed beside the request (never in a
 // header, so nothing a client sends can claim either). /v1 counts the request against that staff
 // member's own rate-limit bucket. The browser gets back the status, the body as /v1 wrote it, the
 // request id, the rate limit, and the next page's cursor; nothing of the key comes back out.
@@ -49,7 +50,12 @@ export async function forwardToV1(
     duplex: hasBody ? "half" : undefined,
   };
   const url = new URL(pathAndQuery, IN_PROCESS_ORIGIN);
-  const dispatch = (keyId: number) => dispatchV1(new Request(url, init), { adminKeyId: keyId, actingStaff: staff });
+  const dispatch = (keyId: number) =>
+    dispatchV1(new Request(url, init), {
+      adminKeyId: keyId,
+      actingStaff: staff,
+      actingAddress: clientAddress(request),
+    });
 
   let keyId = await adminKeyId(requestId);
   let answer = await dispatch(keyId);

@@ -2,6 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { adminAppKey, removeEarlierKeyFile } from "@/lib/auth/admin-key";
 import { reachableFromOtherMachines, type Config } from "@/lib/config";
+import { THE_APP } from "@/lib/audit/record";
 import { countStaff, createStaff, disableStaff, listStaff } from "@/lib/auth/staff";
 import { log } from "@/lib/log";
 
@@ -17,7 +18,8 @@ import { log } from "@/lib/log";
 
 export const DEMO_STAFF_EMAIL = "demo@animal-store.example";
 
-const CREATE_STAFF = "No staff account exists yet. Create one with:  npm run staff -- create <email>";
+const CREATE_STAFF =
+  "No staff account exists yet. Create the first admin with:  npm run staff -- create <email> --role admin";
 
 export async function prepareAdminApp(settings: Config): Promise<void> {
   await adminAppKey();
@@ -30,14 +32,14 @@ export async function prepareAdminApp(settings: Config): Promise<void> {
   }
   const password = randomBytes(12).toString("base64url");
   try {
-    await createStaff(DEMO_STAFF_EMAIL, password);
+    await createStaff(DEMO_STAFF_EMAIL, password, { role: "admin", audit: THE_APP }); // the newcomer sees every page
   } catch (error) {
     if ((await countStaff()) > 0) return; // another instance created it meanwhile
     throw error;
   }
   console.log(
     [
-      "Demo staff account created. Sign in to the admin app (/sign-in) with:",
+      "Demo admin account created. Sign in to the admin app (/sign-in) with:",
       `  email:    ${DEMO_STAFF_EMAIL}`,
       `  password: ${password}`,
       "It is shown only this once. Manage staff with: npm run staff -- create <email> | list | disable <email>",

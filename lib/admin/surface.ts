@@ -18,14 +18,15 @@ const CROSS_ORIGIN_UNCONFIGURED =
 export type StaffCaller = { staff: SignedInStaff | undefined; sessionToken: string | undefined };
 export type SignedInCaller = { staff: SignedInStaff; sessionToken: string };
 
-function staffSurface<Caller extends StaffCaller>(sessionRequired: boolean): Surface<Caller> {
+function staffSurface<Caller extends StaffCaller>(required: "nothing" | "session" | "admin"): Surface<Caller> {
   return {
     label: "admin request",
     name: "admin",
     async identify(request) {
       const sessionToken = sessionTokenOf(request);
       const staff = await sessionStaff(sessionToken);
-      if (sessionRequired && !staff) throw new ApiError("session_required");
+      if (required !== "nothing" && !staff) throw new ApiError("session_required");
+      if (required === "admin" && staff?.role !== "admin") throw new ApiError("admin_role_required");
       if (request.method !== "GET" && !isSameOrigin(request)) {
         // Reached by a DNS name with no PUBLIC_ORIGIN: say what the operator must set.
         const unset = trustedOrigin(request) === undefined;
@@ -38,6 +39,8 @@ function staffSurface<Caller extends StaffCaller>(sessionRequired: boolean): Sur
 }
 
 /** Endpoints for a signed-in staff member only (401 without a live session). */
-export const signedInSurface = staffSurface<SignedInCaller>(true);
+export const signedInSurface = staffSurface<SignedInCaller>("session");
+/** Endpoints for a signed-in admin only: API keys, staff accounts, the activity log (403 for other staff). */
+export const adminSurface = staffSurface<SignedInCaller>("admin");
 /** Endpoints anyone may call, such as sign-in; the session is read when there is one. */
-export const visitorSurface = staffSurface<StaffCaller>(false);
+export const visitorSurface = staffSurface<StaffCaller>("nothing");

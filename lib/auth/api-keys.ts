@@ -25,7 +25,8 @@ export type ApiKeyInfo = {
   lastUsedAt: Date | null;
   revokedAt: Date | null;
 };
-export type AuthenticatedKey = { id: number };
+/** A key that may be used: its id, and its name for the audit trail. */
+export type AuthenticatedKey = { id: number; name: string };
 
 const infoFields = {
   id: true,
@@ -133,5 +134,5 @@ function authenticated(record: KeyRow | undefined): AuthenticatedKey | undefined
       .apiKey.update({ where: { id: record.id }, data: { lastUsedAt: new Date(now) } })
       .catch(() => {});
   }
-  return { id: record.id };
+  return { id: record.id, name: record.name };
 }

@@ -12,8 +12,8 @@ import { db } from "@/lib/db/client";
 // from the next request. On PostgreSQL it stays a Prisma query: there the pool round trip dominates.
 // Writes to keys always go through Prisma (lib/auth/api-keys.ts).
 
-export type KeyRow = { id: number; revoked: boolean; lastUsedAt: Date | null };
-type RawRow = { id: number | bigint; revoked_at: unknown; last_used_at: unknown };
+export type KeyRow = { id: number; name: string; revoked: boolean; lastUsedAt: Date | null };
+type RawRow = { id: number | bigint; name: string; revoked_at: unknown; last_used_at: unknown };
 type Lookups = { byHash: Database.Statement<[string], RawRow>; byId: Database.Statement<[number], RawRow> };
 
 const holder = globalThis as typeof globalThis & { __animalStoreKeyLookups?: Lookups };
@@ -21,7 +21,7 @@ const holder = globalThis as typeof globalThis & { __animalStoreKeyLookups?: Loo
 function sqliteLookups(file: string): Lookups {
   if (!holder.__animalStoreKeyLookups) {
     const sqlite = new Database(file, { readonly: true, fileMustExist: true, timeout: 5000 });
-    const columns = "SELECT id, revoked_at, last_used_at FROM api_keys";
+    const columns = "SELECT id, name, revoked_at, last_used_at FROM api_keys";
     holder.__animalStoreKeyLookups = {
       byHash: sqlite.prepare<[string], RawRow>(`${columns} WHERE hash = ?`),
       byId: sqlite.prepare<[number], RawRow>(`${columns} WHERE id = ?`),
@@ -34,6 +34,7 @@ function keyRow(row: RawRow | undefined): KeyRow | undefined {
   if (!row) return undefined;
   return {
     id: Number(row.id),
+    name: row.name,
     revoked: row.revoked_at !== null,
     lastUsedAt: row.last_used_at === null ? null : new Date(row.last_used_at as string | number | Date),
   };
@@ -43,7 +44,7 @@ export async function findKeyByHash(hash: string): Promise<KeyRow | undefined> {
   const { database } = config();
   if (database.provider === "sqlite") return keyRow(sqliteLookups(database.file).byHash.get(hash));
   return keyRow(
-    (await db().$queryRaw<RawRow[]>`SELECT id, revoked_at, last_used_at FROM api_keys WHERE hash = ${hash}`)[0],
+    (await db().$queryRaw<RawRow[]>`SELECT id, name, revoked_at, last_used_at FROM api_keys WHERE hash = ${hash}`)[0],
   );
 }
 
@@ -51,6 +52,6 @@ export async function findKeyById(id: number): Promise<KeyRow | undefined> {
   const { database } = config();
   if (database.provider === "sqlite") return keyRow(sqliteLookups(database.file).byId.get(id));
   return keyRow(
-    (await db().$queryRaw<RawRow[]>`SELECT id, revoked_at, last_used_at FROM api_keys WHERE id = ${id}`)[0],
+    (await db().$queryRaw<RawRow[]>`SELECT id, name, revoked_at, last_used_at FROM api_keys WHERE id = ${id}`)[0],
   );
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { cookies, headers } from "next/headers";
-import { redirect } from "next/navigation";
+import { forbidden, redirect } from "next/navigation";
 import type { SignedInStaff } from "@/lib/auth/staff";
 import { sessionCookieName } from "@/lib/auth/cookies";
 import { sessionStaff } from "@/lib/auth/sessions";
@@ -20,4 +20,14 @@ export async function requireStaff(returnTo: string): Promise<SignedInStaff> {
 /** Where /sign-in may send the browser afterwards: an admin page of this app, nothing else. */
 export function safeReturnPath(next: string | undefined): string {
   return next && /^\/admin(?:[/?#]|$)/.test(next) && !/[\\\s]|\/\//.test(next) ? next : "/admin";
+}
+
+/**
+ * The signed-in admin for an admin-only page (API keys, staff, activity); a staff member who is not an admin
+ * gets the 403 page, a visitor the sign-in page.
+ */
+export async function requireAdmin(returnTo: string): Promise<SignedInStaff> {
+  const staff = await requireStaff(returnTo);
+  if (staff.role !== "admin") forbidden();
+  return staff;
 }

@@ -32,10 +32,11 @@ export async function sessionStaff(token: string | undefined, now = new Date()):
   if (!token || !TOKEN_PATTERN.test(token)) return undefined;
   const session = await db().staffSession.findUnique({
     where: { id: sessionId(token) },
-    select: { expiresAt: true, staff: { select: { id: true, email: true, disabledAt: true } } },
+    select: { expiresAt: true, staff: { select: { id: true, email: true, role: true, disabledAt: true } } },
   });
   if (!session || session.expiresAt <= now || session.staff.disabledAt) return undefined;
-  return { id: session.staff.id, email: session.staff.email };
+  const { id, email, role } = session.staff;
+  return { id, email, role };
 }
 
 export async function endSession(token: string | undefined): Promise<void> {

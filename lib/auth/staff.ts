@@ -1,4 +1,5 @@
 import "server-only";
+import { COMMAND_LINE, recordAudit, type AuditContext } from "@/lib/audit/record";
 import { db } from "@/lib/db/client";
 import { staffEmailSchema } from "@/lib/auth/staff-schema";
 import { decoyHash, hashPassword, verifyPassword } from "@/lib/auth/passwords";
@@ -23,17 +24,20 @@ import { UNKNOWN_ADDRESS } from "@/lib/http/forwarded";
 export type StaffInfo = {
   id: number;
   email: string;
+  role: StaffRole;
   createdAt: Date;
   disabledAt: Date | null;
   failedSignIns: number;
 };
 /** An account as `staff list` shows it: with the number of client addresses locked out of it right now. */
 export type StaffListing = StaffInfo & { lockedAddresses: number };
-export type SignedInStaff = { id: number; email: string };
+export type StaffRole = "staff" | "admin";
+export type SignedInStaff = { id: number; email: string; role: StaffRole };
 
 const staffColumns = {
   id: true,
   email: true,
+  role: true,
   createdAt: true,
   disabledAt: true,
   failedSignIns: true,
@@ -50,12 +54,25 @@ function parseEmail(input: string): string {
   return email.data;
 }
 
-export async function createStaff(emailInput: string, password: string): Promise<StaffInfo> {
+/** Creates an account with its audit record (by default a staff member's, made by the command line). */
+export async function createStaff(
+  emailInput: string,
+  password: string,
+  { role = "staff", audit = COMMAND_LINE }: { role?: StaffRole; audit?: AuditContext } = {},
+): Promise<StaffInfo> {
   const email = parseEmail(emailInput);
   if (await db().staff.findUnique({ where: { email }, select: { id: true } }))
     throw new StaffError(`A staff account for ${email} already exists.`);
   const passwordHash = await hashPassword(password);
-  return db().staff.create({ data: { email, passwordHash }, select: staffColumns });
+  return db().$transaction(async (tx) => {
+    const staff = await tx.staff.create({ data: { email, passwordHash, role }, select: staffColumns });
+    await recordAudit(tx, audit, {
+      action: "staff.created",
+      target: { type: "staff", id: staff.id, label: staff.email },
+      details: { role },
+    });
+    return staff;
+  });
 }
 
 export async function listStaff(now = new Date()): Promise<StaffListing[]> {
@@ -111,7 +128,7 @@ export async function signIn(
   const staff = email.success
     ? await db().staff.findUnique({
         where: { email: email.data },
-        select: { id: true, email: true, passwordHash: true, disabledAt: true },
+        select: { id: true, email: true, role: true, passwordHash: true, disabledAt: true },
       })
     : null;
   const matches = await withHashSlot(async () => verifyPassword(password, staff?.passwordHash ?? (await decoyHash())));
@@ -129,7 +146,7 @@ export async function signIn(
     data: { failedSignIns: 0 },
   });
   if (count === 0) return undefined;
-  return { id: staff.id, email: staff.email };
+  return { id: staff.id, email: staff.email, role: staff.role };
 }
 
 /**

@@ -21,14 +21,16 @@ export type Method = (typeof METHODS)[number];
 
 /**
  * A route function's second argument: what Next passes (the path's params), or what the custom server
- * and the admin app pass in-process. `adminKeyId` and `actingStaff` are set only by the admin app's own
- * forward to /v1, never from anything a client sends: the admin app's API key, named by its id (the app
- * holds no secret of it), and the signed-in staff member behind the request.
+ * and the admin app pass in-process. `adminKeyId`, `actingStaff` and `actingAddress` are set only by the
+ * admin app's own forward to /v1, never from anything a client sends: the admin app's API key, named by its
+ * id (the app holds no secret of it), the signed-in staff member behind the request, and their address.
  */
 export type RouteContext = {
   params?: Promise<Record<string, string | string[] | undefined>>;
   adminKeyId?: number;
   actingStaff?: SignedInStaff;
+  /** The browser's address, as the admin endpoint that forwards its request concluded it. */
+  actingAddress?: string;
 };
 export type RouteFunction = (request: Request, context?: RouteContext) => Promise<Response>;
 

@@ -28,6 +28,10 @@ export const errorCodes = {
     message: "This Idempotency-Key was already used with a different request body.",
   },
   rate_limited: { status: 429, message: "Too many requests for this API key; retry after the time in Retry-After." },
+  gone: {
+    status: 410,
+    message: "This operation was removed on its sunset date; use the successor-version in the Link header.",
+  },
   internal: { status: 500, message: "Something went wrong on our side; the request id identifies it." },
   service_unavailable: { status: 503, message: "The service cannot reach its database right now; retry shortly." },
 
@@ -45,6 +49,11 @@ export const errorCodes = {
   cross_origin: {
     status: 403,
     message: "Refused: changes must come from the admin app's own pages (the Origin header does not match).",
+    adminOnly: true,
+  },
+  admin_role_required: {
+    status: 403,
+    message: "Only an admin can do this: ask an admin of this store to do it, or to make you one.",
     adminOnly: true,
   },
   admin_key_refused: {

@@ -19,7 +19,7 @@ import {
   type Expected,
   type VersionedPet,
 } from "@/lib/pets/store";
-import type { ApiClient } from "@/lib/v1/surface";
+import { auditContextOf, type ApiClient } from "@/lib/v1/surface";
 
 // The pets operations of /v1: each parses its input, calls the store, shapes the response. The route
 // table (lib/v1/routes.ts) puts them on their paths; the edge (lib/http/edge.ts) does everything else.
@@ -65,12 +65,12 @@ export const listPetsHandler: Handler<ApiClient> = async ({ url }) => {
 };
 
 // POST /v1/pets — createPet
-export const createPetHandler: Handler<ApiClient> = async ({ request, caller }) => {
+export const createPetHandler: Handler<ApiClient> = async ({ request, requestId, caller }) => {
   const once = idempotency(request, caller.apiKey.id);
   const body = await readJsonBody(request);
   const input = parseOrThrow(newPetSchema, body.json, "invalid_body", "Invalid pet");
   return once.run(body.text, async (tx) => {
-    const created = await createPet(input, tx);
+    const created = await createPet(input, auditContextOf(caller, requestId), tx);
     const { id } = created.pet;
     return { status: 201, body: stringifyPet(created.pet), location: `/v1/pets/${id}`, etag: petEtag(created) };
   });
@@ -153,17 +153,17 @@ export async function readPet({ request, params }: Pick<EdgeContext<unknown>, "r
 export const getPetHandler: Handler<ApiClient> = readPet;
 
 // PATCH /v1/pets/{petId} — updatePet
-export const updatePetHandler: Handler<ApiClient> = async ({ request, params }) => {
+export const updatePetHandler: Handler<ApiClient> = async ({ request, requestId, params, caller }) => {
   const id = petIdOf(params);
   const expected = expectedOf(request, id);
   const body = await readJsonBody(request, MERGE_PATCH_TYPES);
   const patch = parseOrThrow(petPatchSchema, body.json, "invalid_body", "Invalid pet");
-  return petAnswer(settled(await updatePet(id, patch, expected), id));
+  return petAnswer(settled(await updatePet(id, patch, expected, auditContextOf(caller, requestId)), id));
 };
 
 // DELETE /v1/pets/{petId} — deletePet
-export const deletePetHandler: Handler<ApiClient> = async ({ request, params }) => {
+export const deletePetHandler: Handler<ApiClient> = async ({ request, requestId, params, caller }) => {
   const id = petIdOf(params);
-  settled(await deletePet(id, expectedOf(request, id)), id);
+  settled(await deletePet(id, expectedOf(request, id), auditContextOf(caller, requestId)), id);
   return new Response(null, { status: 204 });
 };

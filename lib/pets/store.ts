@@ -1,10 +1,12 @@
 import "server-only";
+import { recordAudit, type AuditContext } from "@/lib/audit/record";
 import { config } from "@/lib/config";
 import { db, type Transaction } from "@/lib/db/client";
 import { petMembers, type NewPet, type Pet, type PetPatch, type PetStatus } from "@/lib/pets/schema";
 
 // Reads and writes of pets over Prisma, knowing nothing of HTTP. Each takes an optional transaction to
-// run in (a caller that must record something with the change hands one in). Every query selects
+// run in (a caller that must record something with the change hands one in). Every change writes its
+// audit record (lib/audit) in the same transaction, naming who made it. Every query selects
 // petSchema's members, and rows become plain Pet objects here: nothing from a client reaches `create`
 // unlisted, and no Prisma row reaches JSON as it is.
 
@@ -102,13 +104,24 @@ async function matchingIds(options: ListOptions & { q: string }, take: number, t
   return rows.map((row) => BigInt(row.id));
 }
 
-export async function createPet(input: NewPet, tx: Transaction = db()): Promise<VersionedPet> {
-  return toVersioned(
-    await tx.pet.create({
-      data: { name: input.name, categoryId: input.categoryId, status: input.status ?? null },
-      select: versionedColumns,
-    }),
-  );
+/** Adds a pet and its audit record, in `tx` (which the caller commits) or a transaction of its own. */
+export async function createPet(input: NewPet, audit: AuditContext, tx?: Transaction): Promise<VersionedPet> {
+  const apply = async (tx: Transaction): Promise<VersionedPet> => {
+    const created = toVersioned(
+      await tx.pet.create({
+        data: { name: input.name, categoryId: input.categoryId, status: input.status ?? null },
+        select: versionedColumns,
+      }),
+    );
+    const { pet } = created;
+    await recordAudit(tx, audit, {
+      action: "pet.created",
+      target: { type: "pet", id: pet.id, label: pet.name },
+      details: { after: pet },
+    });
+    return created;
+  };
+  return tx ? apply(tx) : db().$transaction(apply, { maxWait: 4000, timeout: 8000 });
 }
 
 export async function findPet(id: bigint, tx: Transaction = db()): Promise<VersionedPet | undefined> {
@@ -128,9 +141,26 @@ function meets(expected: Expected, version: number): boolean {
 
 export type ChangeOutcome<T> = { kind: "done"; result: T } | { kind: "not_found" } | { kind: "stale" };
 
+/** Takes the pet's row for the rest of the transaction (PostgreSQL: FOR UPDATE; SQLite writes one at a time). */
+async function holdPet(id: bigint, tx: Transaction): Promise<void> {
+  if (config().database.provider === "postgresql")
+    await tx.$executeRawUnsafe("SELECT 1 FROM pets WHERE id = $1 FOR UPDATE", id);
+}
+
+/** The members whose values differ, each side as it was and as it is (an absent status as null). */
+function changedMembers(before: Pet, after: Pet): Record<"before" | "after", Record<string, unknown>> {
+  const changed = { before: {} as Record<string, unknown>, after: {} as Record<string, unknown> };
+  for (const member of petMembers) {
+    if (before[member] === after[member]) continue;
+    changed.before[member] = before[member] ?? null;
+    changed.after[member] = after[member] ?? null;
+  }
+  return changed;
+}
+
 /**
- * Applies a merge patch to a pet, only while its version meets `expected`. Members equal to
- * the pet's are no change: a patch that changes nothing writes nothing and keeps the version. The pet is read
+ * Applies a merge patch to a pet, only while its version meets `expected`. Members equal to the pet's are no
+ * change: a patch that changes nothing writes nothing (no record either) and keeps the version. The pet is read
  * and written in one transaction holding its row (PostgreSQL: FOR UPDATE; SQLite runs one write transaction
  * at a time), so a change can neither be lost nor be checked against a version that is already gone.
  */
@@ -138,11 +168,11 @@ export async function updatePet(
   id: bigint,
   patch: PetPatch,
   expected: Expected,
+  audit: AuditContext,
   tx?: Transaction,
 ): Promise<ChangeOutcome<VersionedPet>> {
   const apply = async (tx: Transaction): Promise<ChangeOutcome<VersionedPet>> => {
-    if (config().database.provider === "postgresql")
-      await tx.$executeRawUnsafe("SELECT 1 FROM pets WHERE id = $1 FOR UPDATE", id);
+    await holdPet(id, tx);
     const current = await findPet(id, tx);
     if (!current) return { kind: "not_found" };
     if (!meets(expected, current.version)) return { kind: "stale" };
@@ -157,19 +187,36 @@ export async function updatePet(
       data: { ...data, version: current.version + 1 },
       select: versionedColumns,
     });
-    return { kind: "done", result: toVersioned(row) };
+    const updated = toVersioned(row);
+    await recordAudit(tx, audit, {
+      action: "pet.updated",
+      target: { type: "pet", id, label: updated.pet.name },
+      details: changedMembers(current.pet, updated.pet),
+    });
+    return { kind: "done", result: updated };
   };
   return tx ? apply(tx) : db().$transaction(apply, { maxWait: 4000, timeout: 8000 });
 }
 
-/** Deletes a pet, only while its version meets `expected`. Its id is never given again. */
+/** Deletes a pet, only while its version meets `expected`, with its record. Its id is never given again. */
 export async function deletePet(
   id: bigint,
   expected: Expected,
-  tx: Transaction = db(),
+  audit: AuditContext,
+  tx?: Transaction,
 ): Promise<ChangeOutcome<undefined>> {
-  const { among, notAmong } = expected;
-  const { count } = await tx.pet.deleteMany({ where: { id, version: { in: among, notIn: notAmong } } });
-  if (count === 1) return { kind: "done", result: undefined };
-  return (await tx.pet.count({ where: { id } })) > 0 ? { kind: "stale" } : { kind: "not_found" };
+  const apply = async (tx: Transaction): Promise<ChangeOutcome<undefined>> => {
+    await holdPet(id, tx);
+    const current = await findPet(id, tx);
+    if (!current) return { kind: "not_found" };
+    if (!meets(expected, current.version)) return { kind: "stale" };
+    await tx.pet.delete({ where: { id, version: current.version }, select: { id: true } });
+    await recordAudit(tx, audit, {
+      action: "pet.deleted",
+      target: { type: "pet", id, label: current.pet.name },
+      details: { before: current.pet },
+    });
+    return { kind: "done", result: undefined };
+  };
+  return tx ? apply(tx) : db().$transaction(apply, { maxWait: 4000, timeout: 8000 });
 }

@@ -1,7 +1,9 @@
 import "server-only";
 import { authenticateApiKey, authenticateApiKeyId, type AuthenticatedKey } from "@/lib/auth/api-keys";
 import type { SignedInStaff } from "@/lib/auth/staff";
+import type { AuditContext } from "@/lib/audit/record";
 import { bearerToken, type Surface } from "@/lib/http/edge";
+import { clientAddress } from "@/lib/http/forwarded";
 import { ApiError } from "@/lib/http/errors";
 import { consumeRateLimit, rateLimitHeaders, rateLimitPolicyHeader, type RateLimitState } from "@/lib/rate-limit";
 import { applyCors } from "@/lib/v1/cors";
@@ -15,7 +17,21 @@ export type ApiClient = {
   limits?: RateLimitState;
   /** The staff member behind a request the admin app forwarded in-process; undefined for API clients. */
   actingStaff?: SignedInStaff;
+  /** The client's address: the API client's, or the staff member's browser's. */
+  address: string;
 };
+
+/**
+ * Whom the audit trail names for a change this caller makes: the staff member when the admin app forwarded it
+ * (never the admin app's key), else the API key.
+ */
+export function auditContextOf(caller: ApiClient, requestId: string): AuditContext {
+  const { actingStaff, apiKey } = caller;
+  const actor = actingStaff
+    ? { type: "staff" as const, id: actingStaff.id, label: actingStaff.email }
+    : { type: "api_key" as const, id: apiKey.id, label: apiKey.name };
+  return { actor, clientAddress: caller.address, requestId };
+}
 
 export const v1Surface: Surface<ApiClient> = {
   label: "request",
@@ -25,7 +41,7 @@ export const v1Surface: Surface<ApiClient> = {
       // The admin app's forward, in-process: nothing the request carries is looked at.
       const apiKey = await authenticateApiKeyId(context.adminKeyId);
       if (!apiKey) throw new ApiError("unauthorized", { message: "The admin app's API key has been revoked." });
-      return { apiKey, actingStaff: context.actingStaff };
+      return { apiKey, actingStaff: context.actingStaff, address: context.actingAddress ?? clientAddress(request) };
     }
     const token = bearerToken(request);
     const apiKey = token === undefined ? undefined : await authenticateApiKey(token);
@@ -36,7 +52,7 @@ export const v1Surface: Surface<ApiClient> = {
           : "The API key is invalid or has been revoked.";
       throw new ApiError("unauthorized", { message });
     }
-    return { apiKey };
+    return { apiKey, address: clientAddress(request) };
   },
   async admit(caller) {
     // What the admin app forwards counts against the staff member's own bucket, not the app's key as a whole.

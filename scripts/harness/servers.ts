@@ -103,8 +103,13 @@ export async function runScript(script: string, args: string[], databaseUrl: str
 }
 
 /** Creates a staff account with the staff tool, the password piped in as a user would. */
-export async function createStaff(databaseUrl: string, email: string, password: string): Promise<string> {
-  return runScript("staff.ts", ["create", email], databaseUrl, `${password}\n`);
+export async function createStaff(
+  databaseUrl: string,
+  email: string,
+  password: string,
+  role: "staff" | "admin" = "staff",
+): Promise<string> {
+  return runScript("staff.ts", ["create", email, "--role", role], databaseUrl, `${password}\n`);
 }
 
 /** Creates an API key with the key tool and returns the key it printed (alone on the last line). */
