@@ -828,7 +828,10 @@ describe("the demo staff account: loopback only (server.ts, SQLite)", () => {
         const logs = server.logs();
         assert.doesNotMatch(logs, /password/i);
         assert.ok(!logs.includes(DEMO_EMAIL), logs);
-        assert.match(logs, /No staff account exists yet\. Create one with: +npm run staff -- create <email>/);
+        assert.match(
+          logs,
+          /No staff account exists yet\. Create the first admin with: +npm run staff -- create <email> --role admin/,
+        );
         assert.match(await runScript("staff.ts", ["list"], database.url), /^No staff accounts\./);
       } finally {
         await database.drop();
