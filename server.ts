@@ -22,6 +22,7 @@ import { startMetrics } from "@/lib/metrics/registry";
 import { stampForwarded } from "@/lib/http/forwarded";
 import { runHousekeeping } from "@/lib/housekeeping";
 import { log } from "@/lib/log";
+import { flushCallCounts } from "@/lib/v1/call-counts";
 
 const SHUTDOWN_GRACE_MS = 8000;
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
@@ -149,8 +150,10 @@ async function main(): Promise<void> {
     draining = true;
     markDraining();
     server.close(() => {
-      void db()
-        .$disconnect()
+      // getPet's call counts held in memory are written before the database goes (lib/v1/call-counts.ts).
+      void flushCallCounts()
+        .catch((error: unknown) => log("warn", "call counts not written at shutdown", { error: String(error) }))
+        .then(() => db().$disconnect())
         .finally(() => process.exit(0));
     });
     server.closeIdleConnections();

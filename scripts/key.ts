@@ -1,10 +1,15 @@
 // npm run key -- create <name> | list | revoke <id or prefix>
 // Manages the API keys of DATABASE_URL's database. `create` prints the key once, alone on the last line.
-// `list` says which key is the admin app's (FOR "admin app"; at most one of them is active).
+// `list` says which key is the admin app's (FOR "admin app"; at most one of them is active), who made each key,
+// and its getPet calls: GETPET 30D over the last 30 UTC days, LAST GETPET the last one (getPet goes away on its
+// sunset; lib/v1/call-counts.ts). Creating and revoking are recorded in the audit trail as the command line's.
 import { printTable, runCommand, UsageError } from "@/scripts/cli";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/auth/api-keys";
+import { keyNameSchema } from "@/lib/auth/api-key-schema";
+import { COMMAND_LINE } from "@/lib/audit/record";
 import { config } from "@/lib/config";
 import { migrate } from "@/lib/db/migrate";
+import { getPetCalls } from "@/lib/v1/call-counts";
 
 const usage = "usage: npm run key -- create <name> | list | revoke <id or prefix>";
 
@@ -18,33 +23,61 @@ await runCommand(async () => {
   await migrate(config().database); // the tool works on a database the server has never seen
 
   if (command === "create") {
-    const { info, key } = await createApiKey(argument);
+    const name = keyNameSchema.safeParse(argument);
+    if (!name.success) throw new UsageError(`Invalid key name: ${name.error.issues[0].message}.`);
+    const { info, key } = await createApiKey(name.data, COMMAND_LINE);
     console.log(`Created API key ${info.id} "${info.name}" (prefix ${info.prefix}). It is shown only this once:`);
     console.log(key);
   } else if (command === "list") {
     const keys = await listApiKeys();
     if (keys.length === 0) console.log("No API keys. Create one with: npm run key -- create <name>");
     else {
-      const rows = keys.map((key) => [
-        String(key.id),
-        key.name,
-        key.purpose === "admin_app" ? "admin app" : "clients",
-        key.prefix,
-        date(key.createdAt),
-        date(key.lastUsedAt),
-        key.revokedAt ? `revoked ${date(key.revokedAt)}` : "active",
-      ]);
-      const header = ["ID", "NAME", "FOR", "PREFIX", "CREATED", "LAST USED", "STATE"];
+      const calls = await getPetCalls(keys.map((key) => key.id));
+      const rows = keys.map((key) => {
+        const getPet = calls.get(key.id)!;
+        return [
+          String(key.id),
+          key.name,
+          key.purpose === "admin_app" ? "admin app" : "clients",
+          key.prefix,
+          date(key.createdAt),
+          key.createdBy ?? "unknown",
+          date(key.lastUsedAt),
+          key.revokedAt ? `revoked ${date(key.revokedAt)}` : "active",
+          String(getPet.last30Days),
+          date(getPet.lastCallAt),
+        ];
+      });
+      const header = [
+        "ID",
+        "NAME",
+        "FOR",
+        "PREFIX",
+        "CREATED",
+        "CREATED BY",
+        "LAST USED",
+        "STATE",
+        "GETPET 30D",
+        "LAST GETPET",
+      ];
       printTable(header, rows);
     }
   } else {
-    const revoked = await revokeApiKey(argument);
-    if (!revoked) throw new UsageError(`No API key has id or prefix "${argument}". See: npm run key -- list`);
-    console.log(
-      `Revoked API key ${revoked.id} "${revoked.name}" (prefix ${revoked.prefix}); ` +
-        (revoked.purpose === "admin_app"
-          ? "it was the admin app's: its next request uses a new one (unless ADMIN_API_KEY names this key)."
-          : "requests with it are refused from now on."),
-    );
+    const revocation = await revokeApiKey(argument, COMMAND_LINE);
+    if (!revocation) throw new UsageError(`No API key has id or prefix "${argument}". See: npm run key -- list`);
+    const { key, outcome } = revocation;
+    if (outcome === "already_revoked") {
+      console.log(
+        `API key ${key.id} "${key.name}" (prefix ${key.prefix}) was already revoked on ${date(key.revokedAt)}; ` +
+          "nothing changed.",
+      );
+    } else {
+      console.log(
+        `Revoked API key ${key.id} "${key.name}" (prefix ${key.prefix}); ` +
+          (key.purpose === "admin_app"
+            ? "it was the admin app's: its next request uses a new one (unless ADMIN_API_KEY names this key)."
+            : "requests with it are refused from now on."),
+      );
+    }
   }
 });

@@ -2,6 +2,8 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { db } from "@/lib/db/client";
 import { findKeyById, findKeyByHash, type KeyRow } from "@/lib/auth/key-lookup";
+import { recordAudit, THE_APP, type AuditContext } from "@/lib/audit/record";
+import type { Transaction } from "@/lib/db/client";
 import { sha256Hex } from "@/lib/hash";
 import type { ApiKeyPurpose } from "@/lib/generated/sqlite/client";
 
@@ -9,6 +11,8 @@ import type { ApiKeyPurpose } from "@/lib/generated/sqlite/client";
 // with its first characters as a prefix to recognise it by; the key itself is shown once, at creation.
 // A key serves API clients, or the admin app (purpose admin_app, at most one live: a partial unique
 // index of the 0006 migration), whose forwards to /v1 name it by id in-process (lib/auth/admin-key.ts).
+// Creating and revoking a key each write their audit record in the same transaction as the change; the
+// caller says who made it (the signed-in admin, the command line, the app itself for its own key).
 
 const KEY_PATTERN = /^ask_[A-Za-z0-9_-]{32}$/;
 const PREFIX_LENGTH = 12;
@@ -24,6 +28,8 @@ export type ApiKeyInfo = {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** Who made it, as the audit trail names them: a staff member's email, "command line", "the app". */
+  createdBy: string | null;
 };
 /** A key that may be used: its id, and its name for the audit trail. */
 export type AuthenticatedKey = { id: number; name: string };
@@ -36,6 +42,7 @@ const infoFields = {
   createdAt: true,
   lastUsedAt: true,
   revokedAt: true,
+  createdBy: true,
 } as const;
 
 /** The characters of a key shown in listings. */
@@ -52,22 +59,76 @@ function newKey() {
   return { key, prefix: keyPrefix(key), hash: hashKey(key) };
 }
 
-export async function createApiKey(name: string): Promise<{ info: ApiKeyInfo; key: string }> {
+const auditTarget = (key: Pick<ApiKeyInfo, "id" | "name">) => ({
+  type: "api_key" as const,
+  id: key.id,
+  label: key.name,
+});
+
+/** Creates a key with its api_key.created record; `name` is already valid (lib/auth/api-key-schema.ts). */
+export async function createApiKey(name: string, audit: AuditContext): Promise<{ info: ApiKeyInfo; key: string }> {
   const { key, prefix, hash } = newKey();
-  const info = await db().apiKey.create({ data: { name, prefix, hash }, select: infoFields });
+  const info = await db().$transaction((tx) => createdKey(tx, { name, prefix, hash, purpose: "client" }, audit));
   return { info, key };
+}
+
+async function createdKey(
+  tx: Transaction,
+  data: { name: string; prefix: string; hash: string; purpose: ApiKeyPurpose },
+  audit: AuditContext,
+): Promise<ApiKeyInfo> {
+  const info = await tx.apiKey.create({ data: { ...data, createdBy: audit.actor.label }, select: infoFields });
+  await recordAudit(tx, audit, {
+    action: "api_key.created",
+    target: auditTarget(info),
+    details: { prefix: info.prefix },
+  });
+  return info;
 }
 
 export async function listApiKeys(): Promise<ApiKeyInfo[]> {
   return db().apiKey.findMany({ select: infoFields, orderBy: { id: "asc" } });
 }
 
-/** Revokes the key with this id or prefix; returns the revoked key, or undefined when none matches. */
-export async function revokeApiKey(idOrPrefix: string): Promise<ApiKeyInfo | undefined> {
-  const where = /^[0-9]+$/.test(idOrPrefix) ? { id: Number(idOrPrefix) } : { prefix: idOrPrefix };
-  const key = await db().apiKey.findFirst({ where, select: { id: true } });
-  if (!key) return undefined;
-  return db().apiKey.update({ where: { id: key.id }, data: { revokedAt: new Date() }, select: infoFields });
+/** What a revocation did: revoked it now (with its record), or found it revoked already (and wrote nothing). */
+export type Revocation = { key: ApiKeyInfo; outcome: "revoked" | "already_revoked" | "admin_app_key" };
+
+/** Revokes one key in the transaction, with its api_key.revoked record; a key revoked already is left alone. */
+async function revokeIn(tx: Transaction, key: ApiKeyInfo, audit: AuditContext): Promise<Revocation> {
+  if (key.revokedAt) return { key, outcome: "already_revoked" };
+  // Conditional, so that of two revocations at once only one changes the row and writes a record.
+  const { count } = await tx.apiKey.updateMany({
+    where: { id: key.id, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  const now = await tx.apiKey.findUniqueOrThrow({ where: { id: key.id }, select: infoFields });
+  if (count === 0) return { key: now, outcome: "already_revoked" };
+  await recordAudit(tx, audit, {
+    action: "api_key.revoked",
+    target: auditTarget(now),
+    details: { prefix: now.prefix },
+  });
+  return { key: now, outcome: "revoked" };
+}
+
+/**
+ * Revokes the key with this id or prefix; undefined when none matches. A key revoked already is reported as
+ * such, unchanged and without a record. With `sparingAdminAppKey` (the admin app's endpoint), the admin app's
+ * own live key is not revoked either (outcome `admin_app_key`).
+ */
+export async function revokeApiKey(
+  idOrPrefix: string | number,
+  audit: AuditContext,
+  { sparingAdminAppKey = false } = {},
+): Promise<Revocation | undefined> {
+  const where =
+    typeof idOrPrefix === "number" || /^[0-9]+$/.test(idOrPrefix) ? { id: Number(idOrPrefix) } : { prefix: idOrPrefix };
+  return db().$transaction(async (tx) => {
+    const key = await tx.apiKey.findFirst({ where, select: infoFields });
+    if (!key) return undefined;
+    if (sparingAdminAppKey && key.purpose === "admin_app" && !key.revokedAt) return { key, outcome: "admin_app_key" };
+    return revokeIn(tx, key, audit);
+  });
 }
 
 /** Active keys of API clients (the admin app's own left out). */
@@ -84,16 +145,18 @@ export async function liveAdminAppKey(): Promise<ApiKeyInfo | undefined> {
 
 /**
  * Creates the admin app's key and forgets its secret at once: the admin app names its key by id
- * in-process, so no one needs to hold it. Fails on the unique index when the app already has a live key.
+ * in-process, so no one needs to hold it. Recorded as made by the app. Fails on the unique index when the app
+ * already has a live key, and then leaves no record.
  */
 export async function createAdminAppKey(): Promise<ApiKeyInfo> {
   const { prefix, hash } = newKey();
-  return db().apiKey.create({ data: { name: "admin app", prefix, hash, purpose: "admin_app" }, select: infoFields });
+  return db().$transaction((tx) => createdKey(tx, { name: "admin app", prefix, hash, purpose: "admin_app" }, THE_APP));
 }
 
 /**
  * Makes the key with this id the admin app's (ADMIN_API_KEY): the key the app used before, if another, is
- * revoked in the same transaction, as a key marked for the admin app serves it alone. Returns the revoked keys.
+ * revoked in the same transaction (each with its record, made by the app), as a key marked for the admin app
+ * serves it alone. Returns the revoked keys.
  */
 export async function makeAdminAppKey(id: number): Promise<ApiKeyInfo[]> {
   return db().$transaction(async (tx) => {
@@ -101,14 +164,13 @@ export async function makeAdminAppKey(id: number): Promise<ApiKeyInfo[]> {
       where: { purpose: "admin_app", revokedAt: null, id: { not: id } },
       select: infoFields,
     });
-    if (previous.length > 0) {
-      await tx.apiKey.updateMany({
-        where: { id: { in: previous.map((key) => key.id) }, revokedAt: null },
-        data: { revokedAt: new Date() },
-      });
+    const revoked: ApiKeyInfo[] = [];
+    for (const key of previous) {
+      const revocation = await revokeIn(tx, key, THE_APP);
+      if (revocation.outcome === "revoked") revoked.push(revocation.key);
     }
     await tx.apiKey.update({ where: { id }, data: { purpose: "admin_app" } });
-    return previous;
+    return revoked;
   });
 }
 

@@ -7,6 +7,7 @@ import { ApiError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
 import { idempotency } from "@/lib/idempotency";
 import { decodeCursor, nextPageLink } from "@/lib/pets/cursor";
+import { getPetDeprecation } from "@/lib/pets/deprecation";
 import { stringifyPet, stringifyPets } from "@/lib/pets/json";
 import { listPetsQuerySchema, newPetSchema, petIdSchema, petPatchSchema } from "@/lib/pets/schema";
 import {
@@ -19,6 +20,7 @@ import {
   type Expected,
   type VersionedPet,
 } from "@/lib/pets/store";
+import { countCall } from "@/lib/v1/call-counts";
 import { auditContextOf, type ApiClient } from "@/lib/v1/surface";
 
 // The pets operations of /v1: each parses its input, calls the store, shapes the response. The route
@@ -149,8 +151,21 @@ export async function readPet({ request, params }: Pick<EdgeContext<unknown>, "r
   return petAnswer(found);
 }
 
-// GET /v1/pets/{petId} — getPet (deprecated)
-export const getPetHandler: Handler<ApiClient> = readPet;
+// GET /v1/pets/{petId} — getPet (deprecated; 410 Gone from its sunset on)
+// Every call by an API key is counted, whatever its answer (lib/v1/call-counts.ts: in memory, written every few
+// seconds), the 410s too, so the keys page shows who still calls it. From the sunset on, the clock alone makes it
+// a 410 before any work; the route table adds the Deprecation, Sunset and successor Link to every answer.
+export const getPetHandler: Handler<ApiClient> = async (context) => {
+  const { apiKey, actingStaff } = context.caller;
+  if (!actingStaff) countCall(apiKey.id, "getPet");
+  const { sunset, successor } = getPetDeprecation;
+  if (Date.now() >= sunset.getTime()) {
+    throw new ApiError("gone", {
+      message: `getPet was removed on ${sunset.toISOString().slice(0, 10)}: use GET ${successor} (the Link header).`,
+    });
+  }
+  return readPet(context);
+};
 
 // PATCH /v1/pets/{petId} — updatePet
 export const updatePetHandler: Handler<ApiClient> = async ({ request, requestId, params, caller }) => {

@@ -154,9 +154,11 @@ export const v1Operations: readonly V1Operation[] = [
     handler: getPetHandler,
     deprecation: getPetDeprecation,
     openapi: {
-      summary: "Get a pet (deprecated)",
+      summary: "Get a pet (deprecated; 410 Gone from 2030-12-05)",
       description:
-        "Use `GET /pets` instead, with the `status` filter (and `q`) to narrow it. Answers with the pet's `ETag`; " +
+        "Use `GET /pets` instead, with the `status` filter (and `q`) to narrow it. From its sunset " +
+        "(the `Sunset` header: 2030-12-05T00:00:00Z) on, every call is answered 410 `gone`, with the successor in " +
+        '`Link: </v1/pets>; rel="successor-version"`. Until then it answers with the pet\'s `ETag`; ' +
         "with `If-None-Match` naming it, 304 without a body; with an `If-Match` that does not, 412. Malformed " +
         "conditional headers are ignored here, as they were before the pet had an ETag.",
       path: petPath,
@@ -181,6 +183,11 @@ export const v1Operations: readonly V1Operation[] = [
         "304": { description: "The pet is unchanged since the ETag in If-None-Match.", headers: { ETag: etagHeader } },
         "400": errorAnswer(["invalid_path"]),
         "404": errorAnswer(["not_found"]),
+        "410": errorAnswer(["gone"], {
+          description:
+            "`gone`: getPet's sunset has passed and it is removed; list pets with `GET /v1/pets` (the successor " +
+            "in `Link`). Nothing was read.",
+        }),
         "412": preconditionFailed,
         ...commonErrors,
       },

@@ -118,15 +118,33 @@ export async function createKey(databaseUrl: string, name = "test"): Promise<str
   return lines[lines.length - 1];
 }
 
-export type ListedKey = { id: number; name: string; for: string; prefix: string; state: string };
+export type ListedKey = {
+  id: number;
+  name: string;
+  for: string;
+  prefix: string;
+  createdBy: string;
+  state: string;
+  getPet30Days: number;
+  lastGetPet: string;
+};
 
 /** The keys as `npm run key -- list` shows them, one object a row (its columns are 2+ spaces apart). */
 export async function listKeys(databaseUrl: string): Promise<ListedKey[]> {
   const [header, ...rows] = (await runScript("key.ts", ["list"], databaseUrl)).trim().split("\n");
-  assert.match(header, /^ID +NAME +FOR +PREFIX +CREATED +LAST USED +STATE$/);
+  assert.match(header, /^ID +NAME +FOR +PREFIX +CREATED +CREATED BY +LAST USED +STATE +GETPET 30D +LAST GETPET$/);
   return rows.map((row) => {
-    const [id, name, usedFor, prefix, , , state] = row.split(/ {2,}/);
-    return { id: Number(id), name, for: usedFor, prefix, state };
+    const [id, name, usedFor, prefix, , createdBy, , state, getPet30Days, lastGetPet] = row.split(/ {2,}/);
+    return {
+      id: Number(id),
+      name,
+      for: usedFor,
+      prefix,
+      createdBy,
+      state,
+      getPet30Days: Number(getPet30Days),
+      lastGetPet,
+    };
   });
 }
 

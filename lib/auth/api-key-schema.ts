@@ -1,0 +1,31 @@
+import { z } from "zod";
+
+// The rules for an API key's name, in one place: the key tool, the admin endpoint and the keys page's form
+// all validate with this schema, so they give the same answer and the same message.
+
+export const KEY_NAME_MAX_LENGTH = 100;
+
+// Control, format, surrogate, private-use and unassigned characters, and the line and paragraph separators:
+// nothing a listing could not print on one line.
+const UNPRINTABLE = /[\p{C}\u2028\u2029]/u;
+
+/** A key's name: 1 to 100 printable characters once trimmed (counted as characters, not UTF-16 units). */
+export const keyNameSchema = z
+  .string({ error: "name is required" })
+  .trim()
+  .min(1, "name must not be empty")
+  .refine((name) => [...name].length <= KEY_NAME_MAX_LENGTH, `name must be at most ${KEY_NAME_MAX_LENGTH} characters`)
+  .refine((name) => !UNPRINTABLE.test(name), "name must contain printable characters only (no tabs or line breaks)");
+
+/** The body of POST /admin/api/keys. */
+export const newKeySchema = z.strictObject(
+  { name: keyNameSchema },
+  { error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "the body must be a JSON object") },
+);
+
+/** The path of DELETE /admin/api/keys/{keyId}: a key's id, digits only. */
+export const keyIdSchema = z
+  .string()
+  .regex(/^[1-9][0-9]{0,9}$/, "keyId must be a positive integer")
+  .transform(Number)
+  .refine((id) => id <= 2_147_483_647, "keyId must be a positive integer");
