@@ -29,3 +29,18 @@ export const keyIdSchema = z
   .regex(/^[1-9][0-9]{0,9}$/, "keyId must be a positive integer")
   .transform(Number)
   .refine((id) => id <= 2_147_483_647, "keyId must be a positive integer");
+
+/** A key as the admin app's endpoints show it (never its secret, but at its creation, in `key`). */
+export type KeyView = {
+  id: number;
+  name: string;
+  prefix: string;
+  purpose: "client" | "admin_app";
+  createdAt: string;
+  /** A staff member's email, "command line", "the app"; null for keys made before it was recorded. */
+  createdBy: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+  /** getPet calls: over the last 30 UTC days, and the last one ever (written every few seconds). */
+  getPet: { last30Days: number; lastCallAt: string | null };
+};

@@ -56,6 +56,13 @@ export const errorCodes = {
     message: "Only an admin can do this: ask an admin of this store to do it, or to make you one.",
     adminOnly: true,
   },
+  admin_app_key: {
+    status: 409,
+    message:
+      "This is the admin app's own key: the keys page does not revoke it (no one holds its secret, and the app " +
+      "needs it). If it must go, revoke it with npm run key -- revoke on the server; the app then makes a new one.",
+    adminOnly: true,
+  },
   admin_key_refused: {
     status: 503,
     message: "The admin app's API key was refused; retry in a moment.",

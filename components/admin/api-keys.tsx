@@ -1,0 +1,379 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useId, useRef, useState } from "react";
+import { describedBy, FieldMessage, focusRing, inputClass } from "@/components/admin/form-fields";
+import { keyNameSchema, type KeyView } from "@/lib/auth/api-key-schema";
+import { AdminRequestError } from "@/lib/client/admin-api";
+import { createKey, fetchKeys, keysQueryKey, revokeKey, type NewKey } from "@/lib/client/keys-api";
+
+// The API keys page: every key (newest first) with who made it, its use and its getPet calls; a form that
+// creates a key and shows it once, with a Copy button and a curl line to try it; revocation after a
+// confirmation naming the key. The admin app's own key is marked and not revoked here (the README says why).
+
+const primaryButton =
+  "min-h-11 rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 disabled:opacity-60 " +
+  focusRing;
+const secondaryButton =
+  "min-h-11 rounded-md border border-slate-300 bg-white px-4 py-2 font-medium hover:bg-slate-100 " +
+  "disabled:opacity-60 " +
+  focusRing;
+const dangerButton =
+  "min-h-11 rounded-md bg-red-700 px-4 py-2 font-medium text-white hover:bg-red-800 disabled:opacity-60 " + focusRing;
+
+function when(iso: string | null, never = "never"): string {
+  if (!iso) return never;
+  return (
+    new Date(iso).toLocaleString("en-GB", {
+      dateStyle: "medium",
+      timeStyle: "short",
+      timeZone: "UTC",
+    }) + " UTC"
+  );
+}
+
+const problem = (error: unknown) =>
+  error instanceof AdminRequestError
+    ? `${error.message} (request id ${error.requestId})`
+    : error instanceof Error
+      ? error.message
+      : String(error);
+
+/** A read-only value with a Copy button: the clipboard when the browser allows it, else the text selected. */
+function CopyField({ label, value, multiline = false }: { label: string; value: string; multiline?: boolean }) {
+  const id = useId();
+  const line = useRef<HTMLInputElement>(null);
+  const area = useRef<HTMLTextAreaElement>(null);
+  const [copied, setCopied] = useState<string>("");
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied("Copied");
+    } catch {
+      const field = line.current ?? area.current;
+      field?.focus();
+      field?.select();
+      setCopied("Selected: press Ctrl+C (⌘C on a Mac) to copy");
+    }
+  };
+  const fieldClass = `${inputClass(false)} font-mono text-sm`;
+  const selectAll = (event: { currentTarget: HTMLInputElement | HTMLTextAreaElement }) => event.currentTarget.select();
+  return (
+    <div>
+      <label htmlFor={id} className="block text-sm font-medium">
+        {label}
+      </label>
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
+        {multiline ? (
+          <textarea
+            id={id}
+            ref={area}
+            readOnly
+            value={value}
+            rows={3}
+            spellCheck={false}
+            onFocus={selectAll}
+            className={`${fieldClass} break-all`}
+          />
+        ) : (
+          <input
+            id={id}
+            ref={line}
+            readOnly
+            value={value}
+            spellCheck={false}
+            onFocus={selectAll}
+            className={fieldClass}
+          />
+        )}
+        <button type="button" onClick={copy} className={`${secondaryButton} mt-1 shrink-0`}>
+          Copy<span className="sr-only"> {label.toLowerCase()}</span>
+        </button>
+      </div>
+      <p role="status" className="mt-1 min-h-5 text-sm text-emerald-800">
+        {copied}
+      </p>
+    </div>
+  );
+}
+
+/** The key just created, shown this once. */
+function NewKeyPanel({ created, onDone }: { created: NewKey; onDone: () => void }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Shown only after a creation in this browser, so the page's own address is known.
+  const origin = typeof window === "undefined" ? "" : window.location.origin;
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <section
+      aria-labelledby="new-key-title"
+      className="mt-4 space-y-3 rounded-lg border-2 border-amber-500 bg-amber-50 p-4"
+    >
+      <h3 id="new-key-title" ref={heading} tabIndex={-1} className={`text-lg font-semibold ${focusRing}`}>
+        New key “{created.name}”
+      </h3>
+      <p className="font-medium text-amber-900">
+        Copy it now: it is shown only this once. The store keeps only a fingerprint of it, so it cannot be shown again;
+        if it is lost, create another and revoke this one.
+      </p>
+      <CopyField label="API key" value={created.key} />
+      <CopyField
+        label="Try it with curl"
+        value={`curl -H "Authorization: Bearer ${created.key}" ${origin}/v1/pets`}
+        multiline
+      />
+      <button type="button" onClick={onDone} className={primaryButton}>
+        I have copied it
+      </button>
+    </section>
+  );
+}
+
+function CreateKeyForm({ onCreated }: { onCreated: (created: NewKey) => void }) {
+  const queryClient = useQueryClient();
+  const [name, setName] = useState("");
+  const [errors, setErrors] = useState<string[]>();
+  const input = useRef<HTMLInputElement>(null);
+  const mutation = useMutation({
+    mutationFn: createKey,
+    onSuccess: (created) => {
+      setName("");
+      setErrors(undefined);
+      onCreated(created);
+      void queryClient.invalidateQueries({ queryKey: keysQueryKey });
+    },
+    onError: (error) => {
+      const fields = error instanceof AdminRequestError ? error.errors?.map((field) => field.message) : undefined;
+      setErrors(fields?.length ? fields : [problem(error)]);
+      input.current?.focus();
+    },
+  });
+  return (
+    <form
+      noValidate
+      className="flex flex-col gap-3 sm:flex-row sm:items-start"
+      onSubmit={(event) => {
+        event.preventDefault();
+        // The same rule as the server's (lib/auth/api-key-schema.ts), so the message is the same too.
+        const parsed = keyNameSchema.safeParse(name);
+        if (!parsed.success) {
+          setErrors(parsed.error.issues.map((issue) => issue.message));
+          input.current?.focus();
+          return;
+        }
+        mutation.mutate(parsed.data);
+      }}
+    >
+      <div className="grow">
+        <label htmlFor="key-name" className="block text-sm font-medium">
+          Name of the new key
+        </label>
+        <input
+          id="key-name"
+          ref={input}
+          name="name"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          aria-invalid={errors ? true : undefined}
+          aria-describedby={describedBy("key-name-hint", errors && "key-name-error")}
+          autoComplete="off"
+          className={inputClass(Boolean(errors))}
+        />
+        <p id="key-name-hint" className="mt-1 text-sm text-slate-600">
+          Who or what will use it, e.g. “shop website”: up to 100 characters.
+        </p>
+        <FieldMessage id="key-name-error" messages={errors} />
+      </div>
+      <button type="submit" disabled={mutation.isPending} className={`${primaryButton} sm:mt-6`}>
+        {mutation.isPending ? "Creating…" : "Create key"}
+      </button>
+    </form>
+  );
+}
+
+function KeyState({ apiKey }: { apiKey: KeyView }) {
+  return apiKey.revokedAt ? (
+    <span className="rounded bg-slate-200 px-2 py-0.5 text-sm text-slate-800">Revoked {when(apiKey.revokedAt)}</span>
+  ) : (
+    <span className="rounded bg-emerald-100 px-2 py-0.5 text-sm text-emerald-900">Active</span>
+  );
+}
+
+function KeyItem({ apiKey, onRevoke }: { apiKey: KeyView; onRevoke: (key: KeyView) => void }) {
+  const adminApp = apiKey.purpose === "admin_app";
+  return (
+    <li className="rounded-lg border border-slate-200 bg-white p-4" data-testid={`key-${apiKey.id}`}>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h3 className="text-base font-semibold break-all">{apiKey.name}</h3>
+        <KeyState apiKey={apiKey} />
+      </div>
+      <dl className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-3">
+        <div>
+          <dt className="text-slate-600">Prefix</dt>
+          <dd className="font-mono">{apiKey.prefix}…</dd>
+        </div>
+        <div>
+          <dt className="text-slate-600">Purpose</dt>
+          <dd>{adminApp ? <strong>Used by the admin app</strong> : "API clients"}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-600">Created</dt>
+          <dd>
+            {when(apiKey.createdAt)} by {apiKey.createdBy ?? "unknown"}
+          </dd>
+        </div>
+        <div>
+          <dt className="text-slate-600">Last used</dt>
+          <dd>{when(apiKey.lastUsedAt)}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-600">getPet calls, last 30 days</dt>
+          <dd data-testid="getpet-30d">{apiKey.getPet.last30Days}</dd>
+        </div>
+        <div>
+          <dt className="text-slate-600">Last getPet call</dt>
+          <dd>{when(apiKey.getPet.lastCallAt)}</dd>
+        </div>
+      </dl>
+      {!apiKey.revokedAt &&
+        (adminApp ? (
+          <p className="mt-3 text-sm text-slate-700">
+            The admin app uses this key to reach the API for you; no one holds its secret, so it is not revoked here.
+          </p>
+        ) : (
+          <button type="button" onClick={() => onRevoke(apiKey)} className={`${secondaryButton} mt-3`}>
+            Revoke<span className="sr-only"> “{apiKey.name}”</span>
+          </button>
+        ))}
+    </li>
+  );
+}
+
+/** The confirmation before a revocation, a modal dialog naming the key. */
+function RevokeDialog({
+  apiKey,
+  pending,
+  onConfirm,
+  onCancel,
+}: {
+  apiKey: KeyView | undefined;
+  pending: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (apiKey && !element.open) element.showModal();
+    if (!apiKey && element.open) element.close();
+  }, [apiKey]);
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby="revoke-title"
+      aria-describedby="revoke-consequence"
+      onCancel={onCancel}
+      className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg p-5 shadow-xl backdrop:bg-slate-900/50"
+    >
+      {apiKey && (
+        <>
+          <h2 id="revoke-title" className="text-lg font-semibold break-all">
+            Revoke “{apiKey.name}” ({apiKey.prefix}…)?
+          </h2>
+          <p id="revoke-consequence" className="mt-2 text-slate-700">
+            Programs using it stop working at once. This cannot be undone.
+          </p>
+          <div className="mt-4 flex flex-wrap justify-end gap-3">
+            <button type="button" onClick={onCancel} className={secondaryButton}>
+              Cancel
+            </button>
+            <button type="button" onClick={onConfirm} disabled={pending} className={dangerButton}>
+              {pending ? "Revoking…" : "Revoke key"}
+            </button>
+          </div>
+        </>
+      )}
+    </dialog>
+  );
+}
+
+export function ApiKeys({ getPetSunset }: { getPetSunset: string }) {
+  const queryClient = useQueryClient();
+  const keys = useQuery({ queryKey: keysQueryKey, queryFn: fetchKeys });
+  const [created, setCreated] = useState<NewKey>();
+  const [revoking, setRevoking] = useState<KeyView>();
+  const [notice, setNotice] = useState("");
+  const revocation = useMutation({
+    mutationFn: revokeKey,
+    onSuccess: ({ key, alreadyRevoked }) => {
+      setNotice(
+        alreadyRevoked
+          ? `“${key.name}” was already revoked (${when(key.revokedAt)}); nothing changed.`
+          : `Revoked “${key.name}”: requests with it are refused from now on.`,
+      );
+      void queryClient.invalidateQueries({ queryKey: keysQueryKey });
+    },
+    onError: (error) => setNotice(`Not revoked: ${problem(error)}`),
+    onSettled: () => setRevoking(undefined),
+  });
+  const sunset = new Date(getPetSunset).toLocaleDateString("en-GB", { dateStyle: "long", timeZone: "UTC" });
+  const list = [...(keys.data ?? [])].reverse();
+
+  return (
+    <div className="space-y-8">
+      <div>
+        <h1 className="text-2xl font-semibold">API keys</h1>
+        <p className="mt-2 max-w-3xl text-slate-700">
+          Programs call the store&apos;s API (<code>/v1</code>) with these keys. Give each program its own key, so that
+          one can be revoked without stopping the others.
+        </p>
+      </div>
+
+      <section aria-labelledby="create-key-title" className="rounded-lg border border-slate-200 bg-white p-4">
+        <h2 id="create-key-title" className="text-lg font-semibold">
+          Create a key
+        </h2>
+        <div className="mt-3">
+          <CreateKeyForm onCreated={setCreated} />
+        </div>
+        {created && <NewKeyPanel key={created.id} created={created} onDone={() => setCreated(undefined)} />}
+      </section>
+
+      <section aria-labelledby="keys-title">
+        <h2 id="keys-title" className="text-lg font-semibold">
+          Keys
+        </h2>
+        <p className="mt-1 max-w-3xl text-sm text-slate-700">
+          getPet (reading one pet by its id) is deprecated and goes away on {sunset}: from then on it answers 410 Gone.
+          The getPet columns show which keys still call it, so their owners can move to listing pets in time. Counts are
+          written every 10 seconds.
+        </p>
+        <p role="status" className="mt-2 min-h-6 text-sm text-emerald-800">
+          {notice}
+        </p>
+        {keys.isPending ? (
+          <p className="text-slate-700">Loading keys…</p>
+        ) : keys.isError ? (
+          <p role="alert" className="text-red-700">
+            The keys could not be loaded: {problem(keys.error)}
+          </p>
+        ) : list.length === 0 ? (
+          <p className="text-slate-700">No keys yet.</p>
+        ) : (
+          <ul className="mt-2 space-y-3">
+            {list.map((apiKey) => (
+              <KeyItem key={apiKey.id} apiKey={apiKey} onRevoke={setRevoking} />
+            ))}
+          </ul>
+        )}
+      </section>
+
+      <RevokeDialog
+        apiKey={revoking}
+        pending={revocation.isPending}
+        onConfirm={() => revoking && revocation.mutate(revoking.id)}
+        onCancel={() => setRevoking(undefined)}
+      />
+    </div>
+  );
+}
