@@ -26,7 +26,7 @@ export default defineConfig(
     linterOptions: { reportUnusedDisableDirectives: "error", reportUnusedInlineConfigs: "error" },
     languageOptions: {
       parserOptions: {
-        projectService: { allowDefaultProject: ["*.mjs", "scripts/*.mjs"] },
+        projectService: { allowDefaultProject: ["*.mjs", "scripts/*.mjs", "scripts/harness/*.mjs"] },
         tsconfigRootDir: import.meta.dirname,
       },
     },
