@@ -87,7 +87,7 @@ function CopyField({ label, value, multiline = false }: { label: string; value: 
           />
         )}
         <button type="button" onClick={copy} className={`${secondaryButton} mt-1 shrink-0`}>
-          Copy<span className="sr-only"> {label.toLowerCase()}</span>
+          Copy<span className="sr-only"> {label}</span>
         </button>
       </div>
       <p role="status" className="mt-1 min-h-5 text-sm text-emerald-800">
