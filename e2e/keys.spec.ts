@@ -57,7 +57,7 @@ test.describe("the API keys page", () => {
     context,
     request,
     baseURL,
-  }) => {
+  }, testInfo) => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
     await signInAs(page, E2E_ADMIN);
     await expect(page.getByRole("heading", { level: 1, name: "API keys" })).toBeVisible();
@@ -84,6 +84,7 @@ test.describe("the API keys page", () => {
     const tried = await request.get(match![2], { headers: { Authorization: `Bearer ${match![1]}` } });
     expect(tried.status()).toBe(200);
     await expectNoAxeViolations(page, "the new key's panel");
+    await page.screenshot({ path: testInfo.outputPath("new-key-panel.png"), fullPage: true });
 
     await panel.getByRole("button", { name: "I have copied it" }).click();
     await expect(panel).toHaveCount(0);
@@ -102,6 +103,7 @@ test.describe("the API keys page", () => {
     await expect(dialog.getByRole("heading")).toHaveText(`Revoke “${name}” (${key.slice(0, 12)}…)?`);
     await expect(dialog).toContainText("Programs using it stop working at once.");
     await expectNoAxeViolations(page, "the revoke confirmation");
+    await page.screenshot({ path: testInfo.outputPath("revoke-dialog.png") });
     await dialog.getByRole("button", { name: "Revoke key" }).click();
     await expect(dialog).toBeHidden();
     await expect(page.getByRole("status").filter({ hasText: "Revoked" })).toContainText(`Revoked “${name}”`);
@@ -186,7 +188,7 @@ test.describe("the API keys page at phone width", () => {
     page,
     context,
     baseURL,
-  }) => {
+  }, testInfo) => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
     await signInAs(page, E2E_ADMIN);
     const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
@@ -216,5 +218,6 @@ test.describe("the API keys page at phone width", () => {
     await dialog.getByRole("button", { name: "Revoke key" }).tap();
     await expect(keyItem(page, name)).toContainText("Revoked");
     expect(await overflow()).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: testInfo.outputPath("phone-keys.png"), fullPage: true });
   });
 });
