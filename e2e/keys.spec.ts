@@ -199,7 +199,8 @@ test.describe("the API keys page at phone width", () => {
     await tallEnough(page.getByRole("button", { name: "Create key" }), "Create key");
     await expectNoAxeViolations(page, "the keys page at 390 px");
 
-    const name = uniqueName("phone key");
+    // A long name without a space must wrap rather than push the page sideways.
+    const name = uniqueName(`phone-key-${"x".repeat(80)}`);
     await createKeyNamed(page, name);
     const panel = page.getByRole("region", { name: `New key “${name}”` });
     await tallEnough(panel.getByRole("button", { name: "Copy API key" }), "Copy");

@@ -49,6 +49,42 @@ async function rows(database: TestDatabase, sql: string): Promise<Row[]> {
   }
 }
 
+/** Runs statements on the test database behind the server's back (a fault to inject). */
+async function execute(database: TestDatabase, sql: string): Promise<void> {
+  if (database.provider === "sqlite") {
+    const sqlite = new Database(database.url.slice("file:".length), { timeout: 5000 });
+    try {
+      sqlite.exec(sql);
+    } finally {
+      sqlite.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A trigger that makes writing the audit record of a key named "poisoned…" fail, on either database. */
+const POISON: Record<TestDatabase["provider"], { add: string; remove: string }> = {
+  sqlite: {
+    add: `CREATE TRIGGER poison_key_records BEFORE INSERT ON audit_events
+      WHEN NEW.target_label LIKE 'poisoned%' BEGIN SELECT RAISE(ABORT, 'record refused'); END`,
+    remove: "DROP TRIGGER poison_key_records",
+  },
+  postgresql: {
+    add: `CREATE FUNCTION poison_key_records() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.target_label LIKE 'poisoned%' THEN RAISE EXCEPTION 'record refused'; END IF; RETURN NEW; END $$;
+      CREATE TRIGGER poison_key_records BEFORE INSERT ON audit_events
+      FOR EACH ROW EXECUTE FUNCTION poison_key_records()`,
+    remove: "DROP TRIGGER poison_key_records ON audit_events; DROP FUNCTION poison_key_records()",
+  },
+};
+
 const keyRecords = (database: TestDatabase) =>
   rows(
     database,
@@ -257,6 +293,26 @@ for (const provider of providers) {
       assert.equal((await keyRecords(database)).length, before, "no record for a refusal");
       // 100 characters, emoji counted as one each, are accepted.
       assert.equal((await create("🐕".repeat(100))).body.name, "🐕".repeat(100));
+    });
+
+    test("a change whose record cannot be written is not made: key and record share one transaction", async () => {
+      const doomed = await createKey(database.url, "poisoned later");
+      const before = (await keyRecords(database)).length;
+      const keysBefore = (await listed()).length;
+      await execute(database, POISON[provider].add);
+      try {
+        assertError(await admin("POST", "/admin/api/keys", { body: { name: "poisoned new" } }), 500, "internal");
+        assert.equal((await listed()).length, keysBefore, "no key without its record");
+        const id = (await listed()).find((listedKey) => listedKey.name === "poisoned later")!.id;
+        assertError(await admin("DELETE", `/admin/api/keys/${id}`), 500, "internal");
+        assert.equal((await listed()).find((listedKey) => listedKey.id === id)!.revokedAt, null, "not revoked");
+        assert.equal((await call(server.baseUrl, "GET", "/v1/pets", { key: doomed })).status, 200, "still works");
+        await assert.rejects(runScript("key.ts", ["create", "poisoned too"], database.url));
+        assert.ok(!(await listKeys(database.url)).some((row) => row.name === "poisoned too"));
+      } finally {
+        await execute(database, POISON[provider].remove);
+      }
+      assert.equal((await keyRecords(database)).length, before, "no record either");
     });
 
     test("the key tool: create and revoke write one record each as the command line; a 2nd revoke, none", async () => {

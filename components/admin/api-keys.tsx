@@ -203,7 +203,7 @@ function KeyItem({ apiKey, onRevoke }: { apiKey: KeyView; onRevoke: (key: KeyVie
   return (
     <li className="rounded-lg border border-slate-200 bg-white p-4" data-testid={`key-${apiKey.id}`}>
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h3 className="text-base font-semibold break-all">{apiKey.name}</h3>
+        <h3 className="text-base font-semibold wrap-anywhere">{apiKey.name}</h3>
         <KeyState apiKey={apiKey} />
       </div>
       <dl className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-3">
@@ -277,7 +277,7 @@ function RevokeDialog({
     >
       {apiKey && (
         <>
-          <h2 id="revoke-title" className="text-lg font-semibold break-all">
+          <h2 id="revoke-title" className="text-lg font-semibold wrap-anywhere">
             Revoke “{apiKey.name}” ({apiKey.prefix}…)?
           </h2>
           <p id="revoke-consequence" className="mt-2 text-slate-700">
@@ -345,8 +345,8 @@ export function ApiKeys({ getPetSunset }: { getPetSunset: string }) {
         </h2>
         <p className="mt-1 max-w-3xl text-sm text-slate-700">
           getPet (reading one pet by its id) is deprecated and goes away on {sunset}: from then on it answers 410 Gone.
-          The getPet columns show which keys still call it, so their owners can move to listing pets in time. Counts are
-          written every 10 seconds.
+          The getPet figures of each key show whether it still calls it, so their owners can move to listing pets in
+          time. Counts are written every 10 seconds.
         </p>
         <p role="status" className="mt-2 min-h-6 text-sm text-emerald-800">
           {notice}
