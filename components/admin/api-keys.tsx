@@ -108,7 +108,7 @@ function NewKeyPanel({ created, onDone }: { created: NewKey; onDone: () => void 
       aria-labelledby="new-key-title"
       className="mt-4 space-y-3 rounded-lg border-2 border-amber-500 bg-amber-50 p-4"
     >
-      <h3 id="new-key-title" ref={heading} tabIndex={-1} className={`text-lg font-semibold ${focusRing}`}>
+      <h3 id="new-key-title" ref={heading} tabIndex={-1} className={`text-lg font-semibold wrap-anywhere ${focusRing}`}>
         New key “{created.name}”
       </h3>
       <p className="font-medium text-amber-900">
@@ -348,7 +348,7 @@ export function ApiKeys({ getPetSunset }: { getPetSunset: string }) {
           The getPet figures of each key show whether it still calls it, so their owners can move to listing pets in
           time. Counts are written every 10 seconds.
         </p>
-        <p role="status" className="mt-2 min-h-6 text-sm text-emerald-800">
+        <p role="status" className="mt-2 min-h-6 text-sm wrap-anywhere text-emerald-800">
           {notice}
         </p>
         {keys.isPending ? (
