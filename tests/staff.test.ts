@@ -101,6 +101,7 @@ describe("sign-in and the lockout", () => {
     assert.deepEqual(await signIn(email.toUpperCase(), password), {
       id: (await db().staff.findUniqueOrThrow({ where: { email } })).id,
       email,
+      role: "staff",
     });
   });
 
@@ -241,6 +242,7 @@ describe("the sign-in limits, before any hash", () => {
     assert.deepEqual(await signInFrom(staffMember, email, password), {
       id: (await db().staff.findUniqueOrThrow({ where: { email } })).id,
       email,
+      role: "staff",
     });
     await assert.rejects(signInFrom(stranger, email, password), throttledError(), "still locked for the stranger");
     const listed = (await listStaff()).find((member) => member.email === email);
@@ -390,7 +392,11 @@ describe("sessions", () => {
     const { token, expiresAt } = await startSession(staffId, now);
     assert.match(token, /^[A-Za-z0-9_-]{43}$/);
     assert.equal(expiresAt.getTime(), now.getTime() + SESSION_LIFETIME_MS);
-    assert.deepEqual(await sessionStaff(token, now), { id: staffId, email: "sessions@animal-store.example" });
+    assert.deepEqual(await sessionStaff(token, now), {
+      id: staffId,
+      email: "sessions@animal-store.example",
+      role: "staff",
+    });
     assert.equal(await sessionStaff(token, new Date(expiresAt.getTime() + 1)), undefined);
     const rows = await db().staffSession.findMany({ select: { id: true } });
     assert.ok(rows.every((row) => /^[0-9a-f]{64}$/.test(row.id) && row.id !== token));
@@ -409,7 +415,8 @@ describe("sessions", () => {
     const { token } = await startSession(other.id);
     assert.ok(await sessionStaff(token));
     const disabled = await disableStaff("leaver@animal-store.example");
-    assert.equal(disabled?.endedSessions, 1);
+    assert.ok(disabled.changed);
+    assert.equal(disabled.endedSessions, 1);
     assert.equal(await sessionStaff(token), undefined);
   });
 });

@@ -56,6 +56,21 @@ export const errorCodes = {
     message: "Only an admin can do this: ask an admin of this store to do it, or to make you one.",
     adminOnly: true,
   },
+  staff_exists: {
+    status: 409,
+    message: "A staff account with this email already exists.",
+    adminOnly: true,
+  },
+  last_admin: {
+    status: 409,
+    message: "Refused: the store must keep at least one enabled admin. Make another account an admin first.",
+    adminOnly: true,
+  },
+  staff_unchanged: {
+    status: 409,
+    message: "Nothing changed: the account is already in that state.",
+    adminOnly: true,
+  },
   admin_key_refused: {
     status: 503,
     message: "The admin app's API key was refused; retry in a moment.",
