@@ -198,9 +198,9 @@ function AccountCard({ account, isYou }: { account: StaffAccount; isYou: boolean
           Reset password…
         </button>
       </div>
-      <div aria-live="polite" className="mt-2 text-sm">
-        {outcome?.kind === "done" ? <p className="text-green-800">{outcome.message}</p> : null}
-      </div>
+      <p role="status" className="mt-2 min-h-5 text-sm text-emerald-800">
+        {outcome?.kind === "done" ? outcome.message : ""}
+      </p>
       {outcome?.kind === "error" ? (
         <div role="alert" className="mt-2 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
           <p>{outcome.message}</p>
@@ -526,14 +526,12 @@ function AddStaffForm() {
         <button type="submit" aria-disabled={mutation.isPending} className={primaryButton}>
           {mutation.isPending ? "Adding…" : "Add account"}
         </button>
-        <div aria-live="polite">
-          {added ? (
-            <p className="text-sm text-green-800" data-testid="staff-added">
-              Added {added.email} as {added.role === "admin" ? "an admin" : "a staff member"}. They sign in at /sign-in
-              with the password you gave.
-            </p>
-          ) : null}
-        </div>
+        <p role="status" className="min-h-5 text-sm text-emerald-800" data-testid="staff-added">
+          {added
+            ? `Added ${added.email} as ${added.role === "admin" ? "an admin" : "a staff member"}. ` +
+              "They sign in at /sign-in with the password you gave them."
+            : ""}
+        </p>
       </form>
     </section>
   );
