@@ -91,7 +91,7 @@ test.describe("an admin on the Staff page", () => {
   test("sees every section, adds an account, changes its role, disables and enables it, sets a password", async ({
     page,
     context,
-  }) => {
+  }, testInfo) => {
     const nav = page.getByRole("navigation", { name: "Sections" });
     for (const name of ["Catalogue", "Activity", "API keys", "Staff"])
       await expect(nav.getByRole("link", { name, exact: true })).toBeVisible();
@@ -139,6 +139,7 @@ test.describe("an admin on the Staff page", () => {
     await expect(dialog.getByRole("button", { name: "Copied" })).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await generated.inputValue());
     await expectNoAxeViolations(page, "the password dialog");
+    await page.screenshot({ path: testInfo.outputPath("staff-password-dialog.png") });
     await dialog.getByRole("button", { name: "Set password" }).click();
     await expect(dialog).toHaveCount(0);
     await expect(card.getByRole("status")).toHaveText(`New password set for ${email}; their sessions were ended.`);
@@ -156,6 +157,7 @@ test.describe("an admin on the Staff page", () => {
     await dialog.getByRole("button", { name: "Set password" }).click();
     await expect(dialog).toHaveCount(0);
     await expectNoAxeViolations(page, "the Staff page after the changes");
+    await page.screenshot({ path: testInfo.outputPath("staff-page.png"), fullPage: true });
   });
 
   test("a refused change shows the server's message and the request id", async ({ page }) => {
@@ -193,7 +195,7 @@ test.describe("an admin on the Staff page", () => {
 test.describe("the Staff page at phone width", () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
-  test("fits 390 px, has 44 px targets and no axe violations", async ({ page }) => {
+  test("fits 390 px, has 44 px targets and no axe violations", async ({ page }, testInfo) => {
     await signInAs(page, E2E_ADMIN, "/admin/staff");
     const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     const card = await addAccount(page, uniqueEmail("phone-made"));
@@ -209,7 +211,9 @@ test.describe("the Staff page at phone width", () => {
     await expect(page.getByRole("dialog")).toBeVisible();
     expect(await overflow()).toBeLessThanOrEqual(0);
     await expectNoAxeViolations(page, "the password dialog at 390 px");
+    await page.screenshot({ path: testInfo.outputPath("phone-staff-password-dialog.png") });
     await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).tap();
     await expect(page.getByRole("dialog")).toHaveCount(0);
+    await page.screenshot({ path: testInfo.outputPath("phone-staff-page.png"), fullPage: true });
   });
 });
