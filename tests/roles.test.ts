@@ -30,7 +30,8 @@ type AdminEndpoint = { method: string; path: string; body?: unknown; adminStatus
 
 /**
  * Every admin-only endpoint, with what an admin gets from it (the rows run in order, as that admin). A staff member
- * must get 403 `admin_role_required` and a visitor 401 `session_required` from each, whatever it would do.
+ * must get 403 `admin_role_required` and a visitor 401 `session_required` from each, whatever it would do. Every
+ * new admin-only endpoint gets a row here (API keys and the activity log come from their own branches).
  */
 const ADMIN_ENDPOINTS: AdminEndpoint[] = [
   { method: "GET", path: "/admin/api/staff", adminStatus: 200 },
@@ -48,7 +49,10 @@ const ADMIN_ENDPOINTS: AdminEndpoint[] = [
   { method: "POST", path: "/admin/api/staff/{staff}/unlock", adminStatus: 409 }, // nothing to unlock: staff_unchanged
 ];
 
-/** Every admin-only page: 403 "Admins only" for a staff member, the sign-in page for a visitor, 200 for an admin. */
+/**
+ * Every admin-only page: 403 "Admins only" for a staff member, the sign-in page for a visitor, 200 for an admin.
+ * Each new one gets a row here too.
+ */
 const ADMIN_PAGES = ["/admin/staff"];
 
 type AuditRow = {
