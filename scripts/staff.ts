@@ -1,16 +1,32 @@
-// npm run staff -- create <email> | list | disable <email>
-// Manages the staff accounts of DATABASE_URL's database. `create` reads the password from standard
-// input — piped (`echo 'password' | npm run staff -- create a@b.example`, the first line) or typed at a
-// prompt that does not echo — so it never sits in the shell's history or the process list.
+// npm run staff -- create <email> [--role staff|admin] | list | disable <email> | enable <email>
+//   | role <email> <staff|admin> | reset-password <email> | unlock <email>
+// Manages the staff accounts of DATABASE_URL's database; every change is recorded in the audit trail as
+// made by the command line. `create` and `reset-password` read the password from standard input — piped
+// (`echo 'password' | npm run staff -- create a@b.example`, the first line) or typed at a prompt that does
+// not echo — so it never sits in the shell's history or the process list.
 import { printTable, runCommand, UsageError } from "@/scripts/cli";
 import { config } from "@/lib/config";
 import { migrate } from "@/lib/db/migrate";
 import { staffEmailSchema, staffPasswordSchema } from "@/lib/auth/staff-schema";
-import { createStaff, disableStaff, listStaff, StaffError } from "@/lib/auth/staff";
+import {
+  createStaff,
+  disableStaff,
+  enableStaff,
+  listStaff,
+  resetStaffPassword,
+  roleInWords,
+  setStaffRole,
+  StaffError,
+  unlockStaff,
+  type StaffChange,
+} from "@/lib/auth/staff";
 
 const usage =
-  "usage: npm run staff -- create <email> [--role staff|admin] | list | disable <email>   " +
-  "(create reads the password from standard input)";
+  "usage: npm run staff -- create <email> [--role staff|admin] | list | disable <email> | enable <email> | " +
+  "role <email> <staff|admin> | reset-password <email> | unlock <email>   " +
+  "(create and reset-password read the password from standard input)";
+
+const commands = ["create", "list", "disable", "enable", "role", "reset-password", "unlock"];
 
 const date = (value: Date | null) => (value ? value.toISOString().replace(/\.\d+Z$/, "Z") : "");
 
@@ -43,48 +59,68 @@ function promptHidden(question: string): Promise<string> {
   });
 }
 
-async function readPassword(): Promise<string> {
+/** The password for `command`, checked against the rules; `nothing` says what did not happen if it is refused. */
+async function readPassword(command: string, nothing: string): Promise<string> {
+  let password: string;
   if (process.stdin.isTTY) {
-    const password = await promptHidden("Password: ");
-    if ((await promptHidden("Again: ")) !== password)
-      throw new UsageError("The passwords differ; nothing was created.");
-    return password;
+    password = await promptHidden("Password: ");
+    if ((await promptHidden("Again: ")) !== password) throw new UsageError(`The passwords differ; ${nothing}.`);
+  } else {
+    let text = "";
+    for await (const chunk of process.stdin) text += chunk;
+    password = text.split(/\r?\n/, 1)[0];
+    if (!password)
+      throw new UsageError(
+        "No password on standard input: pipe it in, e.g.  " +
+          `printf '%s\\n' "$PASSWORD" | npm run staff -- ${command} <email>`,
+      );
   }
-  let text = "";
-  for await (const chunk of process.stdin) text += chunk;
-  const password = text.split(/\r?\n/, 1)[0];
-  if (!password)
-    throw new UsageError(
-      "No password on standard input: pipe it in, e.g.  printf '%s\\n' \"$PASSWORD\" | npm run staff -- create <email>",
-    );
-  return password;
+  const valid = staffPasswordSchema.safeParse(password);
+  if (!valid.success) throw new UsageError(`Refused: ${valid.error.issues[0].message}; ${nothing}.`);
+  return valid.data;
+}
+
+/** What a change that changed nothing prints: it is not an error, and no record was written. */
+function unchanged(change: StaffChange): change is Extract<StaffChange, { changed: false }> {
+  if (change.changed) return false;
+  console.log(`${change.staff.email} is ${change.already}; nothing changed.`);
+  return true;
 }
 
 await runCommand(async () => {
   const [command, ...words] = process.argv.slice(2);
-  const roleAt = words.indexOf("--role");
+  const roleAt = command === "create" ? words.indexOf("--role") : -1;
   const role = roleAt === -1 ? "staff" : words[roleAt + 1];
   if (role !== "staff" && role !== "admin") throw new UsageError(`--role is staff or admin, not "${role ?? ""}".`);
-  const rest = roleAt === -1 ? words : words.filter((_, index) => index !== roleAt && index !== roleAt + 1);
+  let rest = roleAt === -1 ? words : words.filter((_, index) => index !== roleAt && index !== roleAt + 1);
+  let newRole: "staff" | "admin" | undefined;
+  if (command === "role") {
+    const last = rest.at(-1);
+    if (rest.length < 2) throw new UsageError("usage: npm run staff -- role <email> <staff|admin>");
+    if (last !== "staff" && last !== "admin") throw new UsageError(`The role is staff or admin, not "${last}".`);
+    newRole = last;
+    rest = rest.slice(0, -1);
+  }
   const argument = rest.join(" ").trim();
-  if (!["create", "list", "disable"].includes(command ?? "") || (command !== "list" && !argument))
-    throw new UsageError(usage);
+  if (!commands.includes(command ?? "") || (command !== "list" && !argument)) throw new UsageError(usage);
+  if (command !== "list" && !staffEmailSchema.safeParse(argument).success)
+    throw new UsageError(`"${argument}" is not an email address.`);
   await migrate(config().database); // the tool works on a database the server has never seen
 
   try {
     if (command === "create") {
-      if (!staffEmailSchema.safeParse(argument).success) throw new UsageError(`"${argument}" is not an email address.`);
-      const password = staffPasswordSchema.safeParse(await readPassword());
-      if (!password.success) throw new UsageError(`Refused: ${password.error.issues[0].message}; nothing was created.`);
-      const staff = await createStaff(argument, password.data, { role });
+      const password = await readPassword("create", "nothing was created");
+      const staff = await createStaff(argument, password, { role });
       console.log(`Created ${staff.role} account ${staff.id} for ${staff.email}. They sign in at /sign-in.`);
     } else if (command === "list") {
       const staff = await listStaff();
-      if (staff.length === 0) console.log("No staff accounts. Create one with: npm run staff -- create <email>");
+      if (staff.length === 0)
+        console.log("No staff accounts. Create the first admin with: npm run staff -- create <email> --role admin");
       else {
         const rows = staff.map((member) => [
           String(member.id),
           member.email,
+          member.role,
           date(member.createdAt),
           member.disabledAt
             ? `disabled ${date(member.disabledAt)}`
@@ -93,19 +129,42 @@ await runCommand(async () => {
               : "active",
           String(member.failedSignIns),
         ]);
-        const header = ["ID", "EMAIL", "CREATED", "STATE", "FAILED SIGN-INS"];
+        const header = ["ID", "EMAIL", "ROLE", "CREATED", "STATE", "FAILED SIGN-INS"];
         printTable(header, rows);
       }
-    } else {
+    } else if (command === "disable") {
       const disabled = await disableStaff(argument);
-      if (!disabled) throw new UsageError(`No staff account has the email "${argument}". See: npm run staff -- list`);
+      if (unchanged(disabled)) return;
       console.log(
         `Disabled staff account ${disabled.staff.id} (${disabled.staff.email}); ` +
           `${disabled.endedSessions} session(s) ended. They can no longer sign in.`,
       );
+    } else if (command === "enable") {
+      const enabled = await enableStaff(argument);
+      if (unchanged(enabled)) return;
+      console.log(`Enabled staff account ${enabled.staff.id} (${enabled.staff.email}); they can sign in again.`);
+    } else if (command === "role") {
+      const changed = await setStaffRole(argument, newRole!);
+      if (unchanged(changed)) return;
+      console.log(`${changed.staff.email} is now ${roleInWords(changed.staff.role)}.`);
+    } else if (command === "reset-password") {
+      const password = await readPassword("reset-password", "the password was not changed");
+      const reset = await resetStaffPassword(argument, password);
+      console.log(
+        `New password set for ${reset.staff.email}; ${reset.changed ? reset.endedSessions : 0} session(s) ended. ` +
+          "They sign in with it at /sign-in.",
+      );
+    } else {
+      const unlocked = await unlockStaff(argument);
+      if (unchanged(unlocked)) return;
+      console.log(
+        `Unlocked ${unlocked.staff.email}: failed sign-ins cleared, ` +
+          `${unlocked.unlockedAddresses} locked-out address(es) may sign in again.`,
+      );
     }
   } catch (error) {
-    if (error instanceof StaffError) throw new UsageError(error.message);
+    if (error instanceof StaffError)
+      throw new UsageError(error.kind === "not_found" ? `${error.message} See: npm run staff -- list` : error.message);
     throw error;
   }
 });

@@ -752,7 +752,10 @@ describe("npm run staff", () => {
     const output = await createStaff(database.url, "Alice@Animal-Store.example", "correct horse battery");
     assert.match(output, /Created staff account \d+ for alice@animal-store\.example/);
     assert.ok(!output.includes("correct horse battery"));
-    assert.match(await runScript("staff.ts", ["list"], database.url), /alice@animal-store\.example +\S+ +active +0/);
+    assert.match(
+      await runScript("staff.ts", ["list"], database.url),
+      /alice@animal-store\.example +staff +\S+ +active +0/,
+    );
   });
 
   const refusals: [string, string[], string | undefined, RegExp][] = [
@@ -799,7 +802,10 @@ describe("npm run staff", () => {
       );
       assert.equal((await call(server.baseUrl, "GET", "/admin/api/pets", { headers: { Cookie: cookie } })).status, 401);
       assert.equal((await signIn()).status, 401);
-      assert.match(await runScript("staff.ts", ["list"], database.url), /carol@animal-store\.example +\S+ +disabled/);
+      assert.match(
+        await runScript("staff.ts", ["list"], database.url),
+        /carol@animal-store\.example +staff +\S+ +disabled/,
+      );
     } finally {
       await server.stop();
     }
@@ -869,7 +875,10 @@ describe("the demo staff account: loopback only (server.ts, SQLite)", () => {
         const headers = { Cookie: cookie };
         assertAdminError(await call(reachable.baseUrl, "GET", "/admin/api/pets", { headers }), 401, "session_required");
         assert.equal((await signIn(reachable, ana.email, ana.password)).status, 200, "other staff sign in as before");
-        assert.match(await runScript("staff.ts", ["list"], database.url), /demo@animal-store\.example +\S+ +disabled/);
+        assert.match(
+          await runScript("staff.ts", ["list"], database.url),
+          /demo@animal-store\.example +admin +\S+ +disabled/,
+        );
       } finally {
         await reachable.stop();
       }
@@ -878,7 +887,10 @@ describe("the demo staff account: loopback only (server.ts, SQLite)", () => {
       const again = await startServer("custom", database.url, { DEMO_SEED: "on" });
       await again.stop();
       assert.doesNotMatch(again.logs(), /password/i);
-      assert.match(await runScript("staff.ts", ["list"], database.url), /demo@animal-store\.example +\S+ +disabled/);
+      assert.match(
+        await runScript("staff.ts", ["list"], database.url),
+        /demo@animal-store\.example +admin +\S+ +disabled/,
+      );
     } finally {
       await database.drop();
     }

@@ -415,7 +415,8 @@ describe("sessions", () => {
     const { token } = await startSession(other.id);
     assert.ok(await sessionStaff(token));
     const disabled = await disableStaff("leaver@animal-store.example");
-    assert.equal(disabled?.endedSessions, 1);
+    assert.ok(disabled.changed);
+    assert.equal(disabled.endedSessions, 1);
     assert.equal(await sessionStaff(token), undefined);
   });
 });

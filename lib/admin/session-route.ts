@@ -21,14 +21,14 @@ export const sessionRoute = edgeRoute(visitorSurface, {
   // POST /admin/api/session — sign in: { email, password } → a new session in the cookie; 429 past the limits
   POST: {
     operationId: "signIn",
-    handler: async ({ request, caller }) => {
+    handler: async ({ request, requestId, caller }) => {
       const { email, password } = parseOrThrow(
         signInSchema,
         (await readJsonBody(request)).json,
         "invalid_body",
         "Invalid sign-in",
       );
-      const staff = await signInFrom(clientAddress(request), email, password);
+      const staff = await signInFrom(clientAddress(request), email, password, new Date(), requestId);
       if (!staff) throw new ApiError("invalid_credentials");
       await endSession(caller.sessionToken); // a browser signing in again leaves no older session behind
       const { token } = await startSession(staff.id);

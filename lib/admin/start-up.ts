@@ -42,7 +42,7 @@ export async function prepareAdminApp(settings: Config): Promise<void> {
       "Demo admin account created. Sign in to the admin app (/sign-in) with:",
       `  email:    ${DEMO_STAFF_EMAIL}`,
       `  password: ${password}`,
-      "It is shown only this once. Manage staff with: npm run staff -- create <email> | list | disable <email>",
+      "It is shown only this once. Manage staff on the Staff page (/admin/staff) or with: npm run staff -- list",
     ].join("\n"),
   );
 }
@@ -51,17 +51,18 @@ async function withoutDemoStaff(settings: Config): Promise<void> {
   const staff = await listStaff();
   const demo = staff.find((member) => member.email === DEMO_STAFF_EMAIL && !member.disabledAt);
   if (demo) {
-    const disabled = await disableStaff(DEMO_STAFF_EMAIL);
+    // Even when it is the only admin: its password was printed, which is worse than no admin until one is made.
+    const disabled = await disableStaff(DEMO_STAFF_EMAIL, { audit: THE_APP, allowLastAdmin: true });
     log("warn", "demo staff account disabled", {
       email: DEMO_STAFF_EMAIL,
-      endedSessions: disabled?.endedSessions ?? 0,
+      endedSessions: disabled.changed ? disabled.endedSessions : 0,
       reason:
         "this instance can be reached from other machines (HOST, TRUSTED_PROXIES or PUBLIC_ORIGIN) " +
         "and the demo account's password was printed when it was created",
       HOST: settings.HOST,
       TRUSTED_PROXIES: settings.TRUSTED_PROXIES.join(","),
       PUBLIC_ORIGIN: settings.PUBLIC_ORIGIN ?? "",
-      action: "create staff accounts with: npm run staff -- create <email>",
+      action: "create staff accounts with: npm run staff -- create <email> [--role admin]",
     });
   }
   if (!staff.some((member) => member !== demo && !member.disabledAt)) {

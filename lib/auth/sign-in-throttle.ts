@@ -1,7 +1,7 @@
 import "server-only";
 import net from "node:net";
 import { staffEmailSchema } from "@/lib/auth/staff-schema";
-import { db } from "@/lib/db/client";
+import { db, type Transaction } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { log } from "@/lib/log";
 
@@ -137,11 +137,17 @@ export async function lockedUntil(key: string, address: string, now: Date): Prom
 
 /**
  * Counts a failure of the pair, atomically (concurrent failures on every instance are all counted), and
- * locks it once it has had its free failures. A lock is only ever lengthened here.
+ * locks it once it has had its free failures. A lock is only ever lengthened here. `client` is the
+ * transaction that records the failure in the audit trail, when there is one.
  */
-export async function recordFailure(key: string, address: string, now: Date): Promise<void> {
+export async function recordFailure(
+  key: string,
+  address: string,
+  now: Date,
+  client: Transaction = db(),
+): Promise<void> {
   const at = BigInt(now.getTime());
-  const rows = await db().$queryRaw<{ failures: number | bigint }[]>`
+  const rows = await client.$queryRaw<{ failures: number | bigint }[]>`
     INSERT INTO sign_in_locks (email, address, failures, updated_at) VALUES (${key}, ${address}, 1, ${at})
     ON CONFLICT (email, address) DO UPDATE
       SET failures = sign_in_locks.failures + 1, updated_at = excluded.updated_at
@@ -149,7 +155,7 @@ export async function recordFailure(key: string, address: string, now: Date): Pr
   const lock = lockDuration(Number(rows[0].failures));
   if (lock === 0) return;
   const until = BigInt(now.getTime() + lock);
-  await db().$executeRaw`
+  await client.$executeRaw`
     UPDATE sign_in_locks
     SET locked_until = CASE WHEN locked_until IS NULL OR locked_until < ${until} THEN ${until} ELSE locked_until END
     WHERE email = ${key} AND address = ${address}`;
@@ -159,9 +165,14 @@ export async function recordFailure(key: string, address: string, now: Date): Pr
  * Records a success of the pair: its failures and lock are cleared and the address becomes known. Only
  * if the pair is unlocked at this very statement: false when a concurrent failure locked it meanwhile.
  */
-export async function recordSuccess(key: string, address: string, now: Date): Promise<boolean> {
+export async function recordSuccess(
+  key: string,
+  address: string,
+  now: Date,
+  client: Transaction = db(),
+): Promise<boolean> {
   const at = BigInt(now.getTime());
-  const rows = await db().$queryRaw<unknown[]>`
+  const rows = await client.$queryRaw<unknown[]>`
     INSERT INTO sign_in_locks (email, address, failures, signed_in_at, updated_at)
     VALUES (${key}, ${address}, 0, ${at}, ${at})
     ON CONFLICT (email, address) DO UPDATE

@@ -1,7 +1,8 @@
-import "server-only";
 import { z } from "zod";
 
-// The rules for staff accounts: the staff tool validates with these, and sign-in reads its body with them.
+// The rules for staff accounts: the staff tool validates with these, sign-in reads its body with them, and the
+// Staff page's endpoints and forms validate with them (so the browser shows the server's own messages). Nothing
+// here is secret: the Staff page's client components import it too.
 
 export const PASSWORD_MIN_LENGTH = 12;
 export const PASSWORD_MAX_LENGTH = 1024;
@@ -27,5 +28,27 @@ export const signInSchema = z.strictObject(
       .string({ error: "password is required" })
       .max(PASSWORD_MAX_LENGTH, `password must be at most ${PASSWORD_MAX_LENGTH} characters`),
   },
+  { error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "the body must be a JSON object") },
+);
+
+export const staffRoles = ["staff", "admin"] as const;
+export const staffRoleSchema = z.enum(staffRoles, { error: "role must be staff or admin" });
+
+/** POST /admin/api/staff: a new account, with its initial password. */
+export const newStaffSchema = z.strictObject(
+  { email: staffEmailSchema, role: staffRoleSchema, password: staffPasswordSchema },
+  { error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "the body must be a JSON object") },
+);
+export type NewStaff = z.infer<typeof newStaffSchema>;
+
+/** PUT /admin/api/staff/{id}/role */
+export const staffRoleBodySchema = z.strictObject(
+  { role: staffRoleSchema },
+  { error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "the body must be a JSON object") },
+);
+
+/** PUT /admin/api/staff/{id}/password */
+export const staffPasswordBodySchema = z.strictObject(
+  { password: staffPasswordSchema },
   { error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "the body must be a JSON object") },
 );

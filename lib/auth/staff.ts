@@ -1,7 +1,8 @@
 import "server-only";
 import { COMMAND_LINE, recordAudit, type AuditContext } from "@/lib/audit/record";
-import { db } from "@/lib/db/client";
-import { staffEmailSchema } from "@/lib/auth/staff-schema";
+import { config } from "@/lib/config";
+import { db, type Transaction } from "@/lib/db/client";
+import { staffEmailSchema, staffPasswordSchema } from "@/lib/auth/staff-schema";
 import { decoyHash, hashPassword, verifyPassword } from "@/lib/auth/passwords";
 import {
   admitSignIn,
@@ -46,7 +47,17 @@ const staffColumns = {
 // The lock's rules live with the other sign-in limits.
 export { FREE_FAILURES, lockDuration } from "@/lib/auth/sign-in-throttle";
 
-export class StaffError extends Error {}
+/** Why a change to an account was refused: the staff tool prints the message, the Staff page's endpoints map kind. */
+export type StaffErrorKind = "invalid" | "not_found" | "exists" | "last_admin";
+
+export class StaffError extends Error {
+  constructor(
+    message: string,
+    readonly kind: StaffErrorKind = "invalid",
+  ) {
+    super(message);
+  }
+}
 
 function parseEmail(input: string): string {
   const email = staffEmailSchema.safeParse(input);
@@ -62,17 +73,24 @@ export async function createStaff(
 ): Promise<StaffInfo> {
   const email = parseEmail(emailInput);
   if (await db().staff.findUnique({ where: { email }, select: { id: true } }))
-    throw new StaffError(`A staff account for ${email} already exists.`);
+    throw new StaffError(`A staff account for ${email} already exists.`, "exists");
   const passwordHash = await hashPassword(password);
-  return db().$transaction(async (tx) => {
-    const staff = await tx.staff.create({ data: { email, passwordHash, role }, select: staffColumns });
-    await recordAudit(tx, audit, {
-      action: "staff.created",
-      target: { type: "staff", id: staff.id, label: staff.email },
-      details: { role },
+  try {
+    return await db().$transaction(async (tx) => {
+      const staff = await tx.staff.create({ data: { email, passwordHash, role }, select: staffColumns });
+      await recordAudit(tx, audit, {
+        action: "staff.created",
+        target: { type: "staff", id: staff.id, label: staff.email },
+        details: { role },
+      });
+      return staff;
     });
-    return staff;
-  });
+  } catch (error) {
+    // Created by someone else since the check above.
+    if ((error as { code?: unknown }).code === "P2002")
+      throw new StaffError(`A staff account for ${email} already exists.`, "exists");
+    throw error;
+  }
 }
 
 export async function listStaff(now = new Date()): Promise<StaffListing[]> {
@@ -90,21 +108,167 @@ export async function countStaff(): Promise<number> {
   return db().staff.count();
 }
 
-/** Disables the account and ends its sessions; undefined when no account has that email. */
+/** How an account is named: by its email (the staff tool) or its id (the Staff page). */
+export type StaffAccount = string | number;
+
+/**
+ * The outcome of a change to an account: made (with its audit record), or nothing to do because the account
+ * is already so — `already` says how ("already disabled"), and nothing was written.
+ */
+export type StaffChange<Extra = object> =
+  ({ changed: true; staff: StaffInfo } & Extra) | { changed: false; staff: StaffInfo; already: string };
+
+type Options = { audit?: AuditContext };
+
+async function findAccount(tx: Transaction, account: StaffAccount) {
+  const where = typeof account === "number" ? { id: account } : { email: parseEmail(account) };
+  const staff = await tx.staff.findUnique({ where, select: staffColumns });
+  if (!staff)
+    throw new StaffError(
+      typeof account === "number"
+        ? `No staff account has the id ${account}.`
+        : `No staff account has the email "${account}".`,
+      "not_found",
+    );
+  return staff;
+}
+
+/**
+ * Holds the enabled admins' rows until the transaction ends (PostgreSQL; SQLite has one writer at a time),
+ * so that two admins demoting or disabling each other at once cannot both pass the last-admin check.
+ */
+async function lockEnabledAdmins(tx: Transaction): Promise<void> {
+  if (config().database.provider === "postgresql")
+    await tx.$queryRaw`SELECT id FROM staff WHERE role = 'admin' AND disabled_at IS NULL ORDER BY id FOR UPDATE`;
+}
+
+async function refuseLosingLastAdmin(tx: Transaction, before: StaffInfo, doing: string): Promise<void> {
+  if (before.role !== "admin" || before.disabledAt) return;
+  if ((await tx.staff.count({ where: { role: "admin", disabledAt: null } })) === 0)
+    throw new StaffError(
+      `Refused: ${before.email} is the last enabled admin, so ${doing} would leave nobody able to manage ` +
+        "keys and staff. Make another account an admin first.",
+      "last_admin",
+    );
+}
+
+const staffTarget = (staff: StaffInfo) => ({ type: "staff" as const, id: staff.id, label: staff.email });
+
+/**
+ * Disables the account and ends its sessions, with its staff.disabled record. Refused for the last enabled
+ * admin, unless `allowLastAdmin` (the app disabling its own demo account on an instance others can reach).
+ */
 export async function disableStaff(
-  emailInput: string,
-): Promise<{ staff: StaffInfo; endedSessions: number } | undefined> {
-  const email = parseEmail(emailInput);
-  const found = await db().staff.findUnique({ where: { email }, select: { id: true, disabledAt: true } });
-  if (!found) return undefined;
+  account: StaffAccount,
+  { audit = COMMAND_LINE, allowLastAdmin = false }: Options & { allowLastAdmin?: boolean } = {},
+): Promise<StaffChange<{ endedSessions: number }>> {
   return db().$transaction(async (tx) => {
+    await lockEnabledAdmins(tx);
+    const before = await findAccount(tx, account);
+    if (before.disabledAt) return { changed: false, staff: before, already: "already disabled" };
     const staff = await tx.staff.update({
-      where: { id: found.id },
-      data: { disabledAt: found.disabledAt ?? new Date() },
+      where: { id: before.id },
+      data: { disabledAt: new Date() },
       select: staffColumns,
     });
-    const { count } = await tx.staffSession.deleteMany({ where: { staffId: found.id } });
-    return { staff, endedSessions: count };
+    if (!allowLastAdmin) await refuseLosingLastAdmin(tx, before, "disabling it");
+    const { count } = await tx.staffSession.deleteMany({ where: { staffId: before.id } });
+    await recordAudit(tx, audit, {
+      action: "staff.disabled",
+      target: staffTarget(staff),
+      details: { endedSessions: count },
+    });
+    return { changed: true, staff, endedSessions: count };
+  });
+}
+
+/** Lets a disabled account sign in again, with its staff.enabled record. */
+export async function enableStaff(account: StaffAccount, { audit = COMMAND_LINE }: Options = {}): Promise<StaffChange> {
+  return db().$transaction(async (tx) => {
+    const before = await findAccount(tx, account);
+    if (!before.disabledAt) return { changed: false, staff: before, already: "already enabled" };
+    const staff = await tx.staff.update({ where: { id: before.id }, data: { disabledAt: null }, select: staffColumns });
+    await recordAudit(tx, audit, { action: "staff.enabled", target: staffTarget(staff) });
+    return { changed: true, staff };
+  });
+}
+
+/** Gives the account a role, with its staff.role_changed record; the last enabled admin keeps theirs. */
+export async function setStaffRole(
+  account: StaffAccount,
+  role: StaffRole,
+  { audit = COMMAND_LINE }: Options = {},
+): Promise<StaffChange> {
+  return db().$transaction(async (tx) => {
+    await lockEnabledAdmins(tx);
+    const before = await findAccount(tx, account);
+    if (before.role === role) return { changed: false, staff: before, already: `already ${roleInWords(role)}` };
+    const staff = await tx.staff.update({ where: { id: before.id }, data: { role }, select: staffColumns });
+    await refuseLosingLastAdmin(tx, before, "making it a staff member");
+    await recordAudit(tx, audit, {
+      action: "staff.role_changed",
+      target: staffTarget(staff),
+      details: { before: before.role, after: role },
+    });
+    return { changed: true, staff };
+  });
+}
+
+export function roleInWords(role: StaffRole): string {
+  return role === "admin" ? "an admin" : "a staff member";
+}
+
+/**
+ * Sets a new password (staffPasswordSchema's rules) and ends the account's sessions, with its
+ * staff.password_reset record (which never holds the password). Always a change: a reset is never a no-op.
+ */
+export async function resetStaffPassword(
+  account: StaffAccount,
+  password: string,
+  { audit = COMMAND_LINE }: Options = {},
+): Promise<StaffChange<{ endedSessions: number }>> {
+  const valid = staffPasswordSchema.safeParse(password);
+  if (!valid.success) throw new StaffError(valid.error.issues[0].message, "invalid");
+  const passwordHash = await hashPassword(valid.data);
+  return db().$transaction(async (tx) => {
+    const before = await findAccount(tx, account);
+    const staff = await tx.staff.update({ where: { id: before.id }, data: { passwordHash }, select: staffColumns });
+    const { count } = await tx.staffSession.deleteMany({ where: { staffId: before.id } });
+    await recordAudit(tx, audit, {
+      action: "staff.password_reset",
+      target: staffTarget(staff),
+      details: { endedSessions: count },
+    });
+    return { changed: true, staff, endedSessions: count };
+  });
+}
+
+/**
+ * Clears the account's failed sign-ins, from every address, and so every lock on it, with its staff.unlocked
+ * record. Nothing to do when no failure is counted against it.
+ */
+export async function unlockStaff(
+  account: StaffAccount,
+  { audit = COMMAND_LINE, now = new Date() }: Options & { now?: Date } = {},
+): Promise<StaffChange<{ unlockedAddresses: number }>> {
+  return db().$transaction(async (tx) => {
+    const before = await findAccount(tx, account);
+    const locked = await tx.signInLock.count({
+      where: { email: before.email, lockedUntil: { gt: BigInt(now.getTime()) } },
+    });
+    const { count: cleared } = await tx.signInLock.updateMany({
+      where: { email: before.email, OR: [{ failures: { gt: 0 } }, { lockedUntil: { not: null } }] },
+      data: { failures: 0, lockedUntil: null, updatedAt: BigInt(now.getTime()) },
+    });
+    if (cleared === 0 && before.failedSignIns === 0)
+      return { changed: false, staff: before, already: "not locked out and has no failed sign-ins" };
+    const staff = await tx.staff.update({ where: { id: before.id }, data: { failedSignIns: 0 }, select: staffColumns });
+    await recordAudit(tx, audit, {
+      action: "staff.unlocked",
+      target: staffTarget(staff),
+      details: { lockedAddresses: locked, failedSignIns: before.failedSignIns },
+    });
+    return { changed: true, staff, unlockedAddresses: locked };
   });
 }
 
@@ -121,6 +285,7 @@ export async function signIn(
   password: string,
   now = new Date(),
   address: string = UNKNOWN_ADDRESS,
+  request: SignInRequest = {},
 ): Promise<SignedInStaff | undefined> {
   const key = signInKey(emailInput);
   if (await lockedUntil(key, address, now)) return undefined;
@@ -132,22 +297,47 @@ export async function signIn(
       })
     : null;
   const matches = await withHashSlot(async () => verifyPassword(password, staff?.passwordHash ?? (await decoyHash())));
+  const from = {
+    clientAddress: request.clientAddress ?? (address === UNKNOWN_ADDRESS ? undefined : address),
+    requestId: request.requestId,
+  };
   if (!staff || staff.disabledAt || !matches) {
-    await recordFailure(key, address, now);
-    // The account's own count, across addresses, is what `staff list` shows.
-    if (staff) await db().staff.update({ where: { id: staff.id }, data: { failedSignIns: { increment: 1 } } });
+    await db().$transaction(async (tx) => {
+      await recordFailure(key, address, now, tx);
+      // The account's own count, across addresses, is what `staff list` shows.
+      if (staff) await tx.staff.update({ where: { id: staff.id }, data: { failedSignIns: { increment: 1 } } });
+      await recordAudit(
+        tx,
+        { actor: { type: "visitor", label: key }, ...from },
+        {
+          action: "staff.sign_in_failed",
+          target: staff ? { type: "staff", id: staff.id, label: staff.email } : { type: "staff", label: key },
+          details: { reason: !staff ? "unknown_email" : staff.disabledAt ? "account_disabled" : "wrong_password" },
+        },
+      );
+    });
     return undefined;
   }
-  // A concurrent failure may have locked this address while the password was being hashed: the success
-  // only counts if it is still unlocked at this very update, and the account still enabled.
-  if (!(await recordSuccess(key, address, now))) return undefined;
-  const { count } = await db().staff.updateMany({
-    where: { id: staff.id, disabledAt: null },
-    data: { failedSignIns: 0 },
+  return db().$transaction(async (tx) => {
+    // A concurrent failure may have locked this address while the password was being hashed: the success
+    // only counts if it is still unlocked at this very update, and the account still enabled.
+    if (!(await recordSuccess(key, address, now, tx))) return undefined;
+    const { count } = await tx.staff.updateMany({
+      where: { id: staff.id, disabledAt: null },
+      data: { failedSignIns: 0 },
+    });
+    if (count === 0) return undefined;
+    await recordAudit(
+      tx,
+      { actor: { type: "staff", id: staff.id, label: staff.email }, ...from },
+      { action: "staff.signed_in", target: { type: "staff", id: staff.id, label: staff.email } },
+    );
+    return { id: staff.id, email: staff.email, role: staff.role };
   });
-  if (count === 0) return undefined;
-  return { id: staff.id, email: staff.email, role: staff.role };
 }
+
+/** Where a sign-in attempt came from, for its audit record: the client's address and the request's id. */
+export type SignInRequest = { clientAddress?: string; requestId?: string };
 
 /**
  * Sign-in as the admin app's endpoint makes it: the limits first (a 429 before anything is hashed), then
@@ -159,12 +349,13 @@ export async function signInFrom(
   emailInput: string,
   password: string,
   now = new Date(),
+  requestId?: string,
 ): Promise<SignedInStaff | undefined> {
   const address = throttleAddress(clientAddress);
   const attempt = await admitSignIn(emailInput, address, now);
   let staff: SignedInStaff | undefined;
   try {
-    staff = await signIn(emailInput, password, now, address);
+    staff = await signIn(emailInput, password, now, address, { clientAddress, requestId });
   } catch (error) {
     await attempt.giveBack();
     throw error;

@@ -63,6 +63,21 @@ export const errorCodes = {
       "needs it). If it must go, revoke it with npm run key -- revoke on the server; the app then makes a new one.",
     adminOnly: true,
   },
+  staff_exists: {
+    status: 409,
+    message: "A staff account with this email already exists.",
+    adminOnly: true,
+  },
+  last_admin: {
+    status: 409,
+    message: "Refused: the store must keep at least one enabled admin. Make another account an admin first.",
+    adminOnly: true,
+  },
+  staff_unchanged: {
+    status: 409,
+    message: "Nothing changed: the account is already in that state.",
+    adminOnly: true,
+  },
   admin_key_refused: {
     status: 503,
     message: "The admin app's API key was refused; retry in a moment.",

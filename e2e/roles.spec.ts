@@ -1,0 +1,219 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Locator, Page } from "@playwright/test";
+import { expect, test } from "./support";
+import { E2E_ADMIN, E2E_STAFF } from "./staff-account";
+
+// Roles in the browser: a staff member sees no admin sections and gets the "Admins only" page (403) at each of
+// them; an admin sees them all and runs the Staff page (adds an account, changes its role, disables and enables
+// it, sets a new password) with no axe violations, by keyboard alone and at 390 px. The accounts it makes have
+// unique emails, and E2E_STAFF and E2E_ADMIN are never changed (other specs sign in as them).
+
+/** The admin-only pages; each must answer a staff member with the 403 "Admins only" page. */
+const ADMIN_PAGES = [
+  { path: "/admin/staff", link: "Staff" },
+  { path: "/admin/keys", link: "API keys" },
+  { path: "/admin/activity", link: "Activity" },
+];
+
+async function signInAs(page: Page, account: { email: string; password: string }, target: string): Promise<void> {
+  await page.goto(target);
+  await expect(page).toHaveURL(/\/sign-in\?next=/);
+  await page.getByLabel("Email", { exact: true }).fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL((url) => url.pathname === target);
+}
+
+async function expectNoAxeViolations(page: Page, what: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const found = results.violations.map((violation) => ({
+    id: violation.id,
+    impact: violation.impact,
+    nodes: violation.nodes.map((node) => node.target.join(" ")),
+  }));
+  expect(found, `axe violations: ${what}`).toEqual([]);
+}
+
+/** Presses Tab until `target` has the focus, and checks the focus shows; fails if it is never reached. */
+async function tabTo(page: Page, target: Locator): Promise<void> {
+  for (let presses = 0; presses < 80; presses++) {
+    await page.keyboard.press("Tab");
+    if (await target.evaluate((element) => element === document.activeElement)) {
+      expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe("none");
+      return;
+    }
+  }
+  throw new Error(`${target.toString()} is not reachable with Tab`);
+}
+
+const uniqueEmail = (what: string) =>
+  `${what}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@animal-store.example`;
+
+const accountCard = (page: Page, email: string) =>
+  page.getByTestId("staff-account").filter({ has: page.getByRole("heading", { name: email }) });
+
+/** Adds an account through the form, with a generated password; returns its card. */
+async function addAccount(page: Page, email: string, role: "staff" | "admin" = "staff"): Promise<Locator> {
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Role", { exact: true }).selectOption(role);
+  await page.getByRole("button", { name: "Generate", exact: true }).click();
+  await expect(page.getByLabel("Initial password", { exact: true })).toHaveValue(/^[A-Za-z0-9]{20}$/);
+  await page.getByRole("button", { name: "Add account" }).click();
+  await expect(page.getByTestId("staff-added")).toContainText(`Added ${email}`);
+  const card = accountCard(page, email);
+  await expect(card).toBeVisible();
+  return card;
+}
+
+test.describe("a staff member", () => {
+  test.beforeEach(async ({ page }) => signInAs(page, E2E_STAFF, "/admin"));
+
+  test("sees no Activity, API keys or Staff in the header", async ({ page }) => {
+    await expect(page.getByTestId("pet-row").first()).toBeVisible();
+    for (const { link } of ADMIN_PAGES)
+      await expect(page.getByRole("link", { name: link, exact: true })).toHaveCount(0);
+  });
+
+  for (const { path } of ADMIN_PAGES) {
+    test(`gets the "Admins only" page with 403 at ${path}`, async ({ page }) => {
+      const response = await page.goto(path);
+      expect(response?.status()).toBe(403);
+      await expect(page.getByRole("heading", { level: 1, name: "Admins only" })).toBeVisible();
+      await expect(page.getByRole("link", { name: "Back to the catalogue" })).toBeVisible();
+      await expectNoAxeViolations(page, `the 403 page at ${path}`);
+    });
+  }
+});
+
+test.describe("an admin on the Staff page", () => {
+  test.beforeEach(async ({ page }) => signInAs(page, E2E_ADMIN, "/admin/staff"));
+
+  test("sees every section, adds an account, changes its role, disables and enables it, sets a password", async ({
+    page,
+    context,
+  }, testInfo) => {
+    const nav = page.getByRole("navigation", { name: "Sections" });
+    for (const name of ["Catalogue", "Activity", "API keys", "Staff"])
+      await expect(nav.getByRole("link", { name, exact: true })).toBeVisible();
+    await expect(nav.getByRole("link", { name: "Staff" })).toHaveAttribute("aria-current", "page");
+    await expect(accountCard(page, E2E_ADMIN.email)).toContainText("(you)");
+    await expectNoAxeViolations(page, "the Staff page");
+
+    const email = uniqueEmail("page-made");
+    const card = await addAccount(page, email);
+    await expect(card.getByTestId("staff-role")).toHaveText("staff");
+    await expect(card.getByTestId("staff-state")).toHaveText("active");
+
+    await card.getByRole("button", { name: "Make admin" }).click();
+    await expect(card.getByRole("status")).toHaveText(`${email} is now an admin.`);
+    await expect(card.getByTestId("staff-role")).toHaveText("admin");
+
+    // Taking the role away asks first; Cancel changes nothing.
+    await card.getByRole("button", { name: "Make staff member…" }).click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog).toHaveAccessibleName(`Make ${email} a staff member?`);
+    await expectNoAxeViolations(page, "the confirmation dialog");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(card.getByTestId("staff-role")).toHaveText("admin");
+    await card.getByRole("button", { name: "Make staff member…" }).click();
+    await dialog.getByRole("button", { name: "Make staff member" }).click();
+    await expect(card.getByTestId("staff-role")).toHaveText("staff");
+
+    await card.getByRole("button", { name: "Disable…" }).click();
+    await expect(dialog).toHaveAccessibleName(`Disable ${email}?`);
+    await dialog.getByRole("button", { name: "Disable", exact: true }).click();
+    await expect(card.getByTestId("staff-state")).toHaveText("disabled");
+    await expect(card.getByRole("status")).toHaveText(`${email} is disabled and signed out everywhere.`);
+    await card.getByRole("button", { name: "Enable" }).click();
+    await expect(card.getByTestId("staff-state")).toHaveText("active");
+
+    // A generated password, shown once with a copy button.
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    await card.getByRole("button", { name: "Reset password…" }).click();
+    await expect(dialog).toHaveAccessibleName(`New password for ${email}`);
+    await dialog.getByRole("button", { name: "Generate one" }).click();
+    const generated = dialog.getByLabel("Generated password (shown only now)");
+    await expect(generated).toHaveValue(/^[A-Za-z0-9]{20}$/);
+    await dialog.getByRole("button", { name: "Copy" }).click();
+    await expect(dialog.getByRole("button", { name: "Copied" })).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await generated.inputValue());
+    await expectNoAxeViolations(page, "the password dialog");
+    await page.screenshot({ path: testInfo.outputPath("staff-password-dialog.png") });
+    await dialog.getByRole("button", { name: "Set password" }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(card.getByRole("status")).toHaveText(`New password set for ${email}; their sessions were ended.`);
+
+    // Typed twice: the two must match, and the rules are the server's own.
+    await card.getByRole("button", { name: "Reset password…" }).click();
+    await dialog.getByLabel("New password", { exact: true }).fill("short");
+    await dialog.getByRole("button", { name: "Set password" }).click();
+    await expect(dialog.getByText("password must be at least 12 characters")).toBeVisible();
+    await dialog.getByLabel("New password", { exact: true }).fill("a typed new password");
+    await dialog.getByLabel("The same again", { exact: true }).fill("a typed other password");
+    await dialog.getByRole("button", { name: "Set password" }).click();
+    await expect(dialog.getByText("the two passwords differ")).toBeVisible();
+    await dialog.getByLabel("The same again", { exact: true }).fill("a typed new password");
+    await dialog.getByRole("button", { name: "Set password" }).click();
+    await expect(dialog).toHaveCount(0);
+    await expectNoAxeViolations(page, "the Staff page after the changes");
+    await page.screenshot({ path: testInfo.outputPath("staff-page.png"), fullPage: true });
+  });
+
+  test("a refused change shows the server's message and the request id", async ({ page }) => {
+    await page.getByLabel("Email", { exact: true }).fill(E2E_STAFF.email.toUpperCase());
+    await page.getByLabel("Initial password", { exact: true }).fill("a long enough password");
+    await page.getByRole("button", { name: "Add account" }).click();
+    const alert = page.getByRole("alert").filter({ hasText: "already exists" });
+    await expect(alert).toContainText(`A staff account for ${E2E_STAFF.email} already exists.`);
+    await expect(page.getByTestId("add-request-id")).toHaveText(/^admin-[0-9a-f]{32}$/);
+  });
+
+  test("keyboard alone: add an account, open and leave a confirmation, with visible focus", async ({ page }) => {
+    const email = uniqueEmail("keyboard-made");
+    await tabTo(page, page.getByLabel("Email", { exact: true }));
+    await page.keyboard.type(email);
+    await tabTo(page, page.getByLabel("Role", { exact: true }));
+    await tabTo(page, page.getByLabel("Initial password", { exact: true }));
+    await page.keyboard.type("a keyboard-typed password");
+    await tabTo(page, page.getByRole("button", { name: "Add account" }));
+    await page.keyboard.press("Enter");
+    await expect(page.getByTestId("staff-added")).toContainText(`Added ${email}`);
+    const card = accountCard(page, email);
+    await tabTo(page, card.getByRole("button", { name: "Disable…" }));
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog");
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await page.keyboard.press("Escape");
+    await expect(dialog).toHaveCount(0);
+    await expect(card.getByTestId("staff-state")).toHaveText("active");
+    await expect(card.getByRole("button", { name: "Disable…" })).toBeFocused(); // back where it was
+  });
+});
+
+test.describe("the Staff page at phone width", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("fits 390 px, has 44 px targets and no axe violations", async ({ page }, testInfo) => {
+    await signInAs(page, E2E_ADMIN, "/admin/staff");
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const card = await addAccount(page, uniqueEmail("phone-made"));
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    for (const button of await card.getByRole("button").all())
+      expect((await button.boundingBox())!.height, await button.innerText()).toBeGreaterThanOrEqual(44);
+    for (const control of ["Email", "Role", "Initial password"])
+      expect((await page.getByLabel(control, { exact: true }).boundingBox())!.height, control).toBeGreaterThanOrEqual(
+        44,
+      );
+    await expectNoAxeViolations(page, "the Staff page at 390 px");
+    await card.getByRole("button", { name: "Reset password…" }).tap();
+    await expect(page.getByRole("dialog")).toBeVisible();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await expectNoAxeViolations(page, "the password dialog at 390 px");
+    await page.screenshot({ path: testInfo.outputPath("phone-staff-password-dialog.png") });
+    await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).tap();
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    await page.screenshot({ path: testInfo.outputPath("phone-staff-page.png"), fullPage: true });
+  });
+});

@@ -1,0 +1,80 @@
+import "server-only";
+import type { AuditContext } from "@/lib/audit/record";
+import type { SignedInCaller } from "@/lib/admin/surface";
+import { StaffError, type StaffChange, type StaffInfo, type StaffListing } from "@/lib/auth/staff";
+import { json, type EdgeContext } from "@/lib/http/edge";
+import { ApiError } from "@/lib/http/errors";
+import { clientAddress } from "@/lib/http/forwarded";
+
+// What the Staff page's endpoints (app/admin/api/staff/…) share: who the audit trail names (the signed-in
+// admin, from the client's address, with the request id), the account in the path, the JSON of an account,
+// and how a refused change is answered.
+
+export type StaffJson = {
+  id: number;
+  email: string;
+  role: StaffInfo["role"];
+  createdAt: string;
+  disabledAt: string | null;
+  failedSignIns: number;
+  /** Client addresses locked out of the account right now (only in the list). */
+  lockedAddresses?: number;
+};
+
+export function staffJson(staff: StaffInfo | StaffListing): StaffJson {
+  return {
+    id: staff.id,
+    email: staff.email,
+    role: staff.role,
+    createdAt: staff.createdAt.toISOString(),
+    disabledAt: staff.disabledAt?.toISOString() ?? null,
+    failedSignIns: staff.failedSignIns,
+    ...("lockedAddresses" in staff ? { lockedAddresses: staff.lockedAddresses } : {}),
+  };
+}
+
+export function adminAudit({ request, requestId, caller }: EdgeContext<SignedInCaller>): AuditContext {
+  return {
+    actor: { type: "staff", id: caller.staff.id, label: caller.staff.email },
+    clientAddress: clientAddress(request),
+    requestId,
+  };
+}
+
+/** The account id in the path: a positive integer, else 404 (no account can have it). */
+export function staffIdOf({ params }: EdgeContext<SignedInCaller>): number {
+  const raw = params.staffId ?? "";
+  const id = /^[1-9][0-9]{0,9}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(id) || id > 2 ** 31 - 1)
+    throw new ApiError("not_found", { message: `No staff account has the id "${raw}".` });
+  return id;
+}
+
+/** Runs a change, answering its refusals with the catalogue's codes. */
+export async function staffChange(work: () => Promise<StaffChange>): Promise<Response> {
+  let change: StaffChange;
+  try {
+    change = await work();
+  } catch (error) {
+    throw staffApiError(error);
+  }
+  if (!change.changed)
+    throw new ApiError("staff_unchanged", {
+      message: `Nothing changed: ${change.staff.email} is ${change.already}.`,
+    });
+  return json(staffJson(change.staff));
+}
+
+export function staffApiError(error: unknown): unknown {
+  if (!(error instanceof StaffError)) return error;
+  switch (error.kind) {
+    case "not_found":
+      return new ApiError("not_found", { message: error.message });
+    case "exists":
+      return new ApiError("staff_exists", { message: error.message });
+    case "last_admin":
+      return new ApiError("last_admin", { message: error.message });
+    default:
+      return new ApiError("invalid_body", { message: `Invalid staff account: ${error.message}.` });
+  }
+}

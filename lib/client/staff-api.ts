@@ -1,0 +1,74 @@
+import type { StaffJson } from "@/lib/admin/staff-endpoints";
+import { call } from "@/lib/client/admin-api";
+import { stringifyJson } from "@/lib/http/json";
+import type { NewStaff } from "@/lib/auth/staff-schema";
+
+// The browser's side of the Staff page's endpoints (app/admin/api/staff/…), for admins. A refusal throws the
+// AdminRequestError of lib/client/admin-api.ts, with the server's message and the request id.
+
+export type StaffRole = "staff" | "admin";
+
+/** An account as the Staff page shows it (the int64-exact parser gives integers as bigint: numbers here). */
+export type StaffAccount = Omit<StaffJson, "id" | "failedSignIns" | "lockedAddresses"> & {
+  id: number;
+  failedSignIns: number;
+  lockedAddresses: number;
+};
+
+function account(body: unknown): StaffAccount {
+  const raw = body as Record<keyof StaffJson, unknown>;
+  return {
+    id: Number(raw.id),
+    email: String(raw.email),
+    role: raw.role === "admin" ? "admin" : "staff",
+    createdAt: String(raw.createdAt),
+    disabledAt: typeof raw.disabledAt === "string" ? raw.disabledAt : null,
+    failedSignIns: Number(raw.failedSignIns ?? 0),
+    lockedAddresses: Number(raw.lockedAddresses ?? 0),
+  };
+}
+
+const sendJson = (method: string, body: unknown): RequestInit => ({
+  method,
+  headers: { "Content-Type": "application/json" },
+  body: stringifyJson(body),
+});
+
+export const STAFF_QUERY_KEY = ["staff"] as const;
+
+export async function fetchStaff(): Promise<StaffAccount[]> {
+  const { body } = await call("/admin/api/staff");
+  return (body as unknown[]).map(account);
+}
+
+export async function createStaffAccount(newStaff: NewStaff): Promise<StaffAccount> {
+  return account((await call("/admin/api/staff", sendJson("POST", newStaff))).body);
+}
+
+export async function setStaffRole(id: number, role: StaffRole): Promise<StaffAccount> {
+  return account((await call(`/admin/api/staff/${id}/role`, sendJson("PUT", { role }))).body);
+}
+
+export async function resetStaffPassword(id: number, password: string): Promise<StaffAccount> {
+  return account((await call(`/admin/api/staff/${id}/password`, sendJson("PUT", { password }))).body);
+}
+
+/** disable, enable or unlock: a change with no body. */
+export async function changeStaffState(id: number, change: "disable" | "enable" | "unlock"): Promise<StaffAccount> {
+  return account((await call(`/admin/api/staff/${id}/${change}`, { method: "POST" })).body);
+}
+
+/**
+ * A password for someone else to type once: 20 letters and digits (about 119 bits), from getRandomValues. Letters
+ * that look alike (l, 1, I, O, 0) are left out, since it is read off a screen.
+ */
+export function generatePassword(): string {
+  const alphabet = "abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+  const limit = 256 - (256 % alphabet.length); // no bias: bytes past the last whole round are drawn again
+  let password = "";
+  while (password.length < 20) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(32)))
+      if (byte < limit && password.length < 20) password += alphabet[byte % alphabet.length];
+  }
+  return password;
+}
