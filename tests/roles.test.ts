@@ -4,8 +4,10 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { call, type Reply } from "@/scripts/harness/http";
 import {
+  createKey,
   createStaff,
   createTestDatabase,
+  listKeys,
   runScript,
   startServer,
   testProviders,
@@ -25,7 +27,10 @@ const ADMIN = { email: "roles-admin@animal-store.example", password: "the admin'
 const MEMBER = { email: "roles-member@animal-store.example", password: "the staff member's password" };
 const TARGET = { email: "roles-target@animal-store.example", password: "the target's long password" };
 
-/** `{staff}` in a path is the id of an account kept for the purpose (a staff member, never the last admin). */
+/**
+ * `{staff}` in a path is the id of an account kept for the purpose (a staff member, never the last admin); `{key}`
+ * the id of an API key made for the purpose.
+ */
 type AdminEndpoint = { method: string; path: string; body?: unknown; adminStatus: number };
 
 /**
@@ -47,13 +52,19 @@ const ADMIN_ENDPOINTS: AdminEndpoint[] = [
   { method: "POST", path: "/admin/api/staff/{staff}/disable", adminStatus: 200 },
   { method: "POST", path: "/admin/api/staff/{staff}/enable", adminStatus: 200 },
   { method: "POST", path: "/admin/api/staff/{staff}/unlock", adminStatus: 409 }, // nothing to unlock: staff_unchanged
+  { method: "GET", path: "/admin/api/keys", adminStatus: 200 },
+  { method: "POST", path: "/admin/api/keys", body: { name: "made by the roles test" }, adminStatus: 201 },
+  { method: "DELETE", path: "/admin/api/keys/{key}", adminStatus: 200 },
 ];
 
 /**
  * Every admin-only page: 403 "Admins only" for a staff member, the sign-in page for a visitor, 200 for an admin.
  * Each new one gets a row here too.
  */
-const ADMIN_PAGES = ["/admin/staff"];
+const ADMIN_PAGES = [
+  { path: "/admin/staff", heading: "Staff" },
+  { path: "/admin/keys", heading: "API keys" },
+];
 
 type AuditRow = {
   id: number;
@@ -132,6 +143,7 @@ for (const provider of providers) {
     let memberCookie: string;
     let adminId: number;
     let targetId: number;
+    let keyId: number;
     let requests = 0;
     let targetPassword = TARGET.password; // reset further down
 
@@ -179,6 +191,8 @@ for (const provider of providers) {
       memberCookie = cookieOf(await signIn(MEMBER.email, MEMBER.password, "192.0.2.11"));
       adminId = await idOf(ADMIN.email);
       targetId = await idOf(TARGET.email);
+      await createKey(database.url, "for the roles test");
+      keyId = (await listKeys(database.url)).find((key) => key.name === "for the roles test")!.id;
     });
 
     after(async () => {
@@ -187,7 +201,8 @@ for (const provider of providers) {
     });
 
     describe("every admin-only endpoint checks the role on the server", () => {
-      const pathOf = (endpoint: AdminEndpoint) => endpoint.path.replace("{staff}", String(targetId));
+      const pathOf = (endpoint: AdminEndpoint) =>
+        endpoint.path.replace("{staff}", String(targetId)).replace("{key}", String(keyId));
 
       for (const endpoint of ADMIN_ENDPOINTS) {
         const name = `${endpoint.method} ${endpoint.path}${endpoint.body ? ` ${JSON.stringify(endpoint.body)}` : ""}`;
@@ -213,7 +228,7 @@ for (const provider of providers) {
         });
       }
 
-      for (const page of ADMIN_PAGES) {
+      for (const { path: page, heading } of ADMIN_PAGES) {
         test(`${page}: the "Admins only" page with 403 for a staff member, sign-in without a session`, async () => {
           const asMember = await send("GET", page, { cookie: memberCookie });
           assert.equal(asMember.status, 403, asMember.text.slice(0, 300));
@@ -231,7 +246,7 @@ for (const provider of providers) {
 
           const asAdmin = await send("GET", page, { cookie: adminCookie });
           assert.equal(asAdmin.status, 200);
-          assert.match(asAdmin.text, /<h1[^>]*>Staff<\/h1>/);
+          assert.match(asAdmin.text, new RegExp(`<h1[^>]*>${heading}</h1>`));
         });
       }
 
