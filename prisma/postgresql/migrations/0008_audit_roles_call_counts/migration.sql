@@ -1,10 +1,12 @@
 -- Written by hand, as npm run db:diff would, with the trigger that keeps the audit trail append-only (Prisma's
--- schema cannot express one).
+-- schema cannot express one). No semicolon may appear but between statements, not even in a comment or a
+-- function's body: @prisma/adapter-pg runs a migration by splitting its text at every one. The trigger
+-- function's body is therefore an E'' string whose semicolons are written \073.
 
 -- CreateEnum
 CREATE TYPE "StaffRole" AS ENUM ('staff', 'admin');
 
--- AlterTable. The accounts an earlier version made could all do everything the app offered; the oldest one
+-- AlterTable. The accounts an earlier version made could all do everything the app offered: the oldest one
 -- becomes the store's first admin, so that someone can manage keys and staff in the app after the upgrade.
 ALTER TABLE "staff" ADD COLUMN "role" "StaffRole" NOT NULL DEFAULT 'staff';
 UPDATE "staff" SET "role" = 'admin' WHERE "id" = (SELECT MIN("id") FROM "staff");
@@ -43,11 +45,8 @@ CREATE INDEX "audit_events_target_type_target_id_id_idx" ON "audit_events"("targ
 CREATE INDEX "audit_events_at_idx" ON "audit_events"("at");
 
 -- Append-only: a record is never changed. Rows leave only by the retention sweep (AUDIT_RETENTION_DAYS).
-CREATE FUNCTION "audit_events_refuse_update"() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    RAISE EXCEPTION 'audit_events is append-only';
-END;
-$$;
+CREATE FUNCTION "audit_events_refuse_update"() RETURNS trigger LANGUAGE plpgsql
+AS E'BEGIN RAISE EXCEPTION ''audit_events is append-only''\073 END\073';
 CREATE TRIGGER "audit_events_append_only" BEFORE UPDATE ON "audit_events"
 FOR EACH ROW EXECUTE FUNCTION "audit_events_refuse_update"();
 

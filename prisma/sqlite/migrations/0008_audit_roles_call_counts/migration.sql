@@ -2,7 +2,7 @@
 -- staff or api_keys would restart AUTOINCREMENT at the highest id left), the CHECK that SQLite lacks for Prisma
 -- enums, and the trigger that keeps the audit trail append-only (Prisma's schema cannot express either).
 
--- Staff roles. The accounts an earlier version made could all do everything the app offered; the oldest one
+-- Staff roles. The accounts an earlier version made could all do everything the app offered: the oldest one
 -- becomes the store's first admin, so that someone can manage keys and staff in the app after the upgrade.
 ALTER TABLE "staff" ADD COLUMN "role" TEXT NOT NULL DEFAULT 'staff' CHECK ("role" IN ('staff', 'admin'));
 UPDATE "staff" SET "role" = 'admin' WHERE "id" = (SELECT MIN("id") FROM "staff");
