@@ -3,7 +3,7 @@ import { z } from "zod";
 import { AUDIT_ACTIONS, type AuditAction } from "@/lib/audit/record";
 import { db } from "@/lib/db/client";
 import { INT64_MAX } from "@/lib/http/int64";
-import { parseJson } from "@/lib/http/json";
+import { parseJson, stringifyJson } from "@/lib/http/json";
 
 // Reading the audit trail (lib/audit/record.ts writes it): pages of records newest first, each filter answered
 // by its own index (actor, action, target, each ending in the id), the records as plain DTOs with a one-line
@@ -153,7 +153,7 @@ function membersOf(value: unknown): Members {
 
 function shown(value: unknown): string {
   if (value === null || value === undefined) return "none";
-  return typeof value === "object" ? JSON.stringify(value) : String(value as string | number | bigint | boolean);
+  return typeof value === "string" ? value : stringifyJson(value);
 }
 
 /** "a", "a and b", "a, b and c". */
