@@ -24,7 +24,7 @@ function newRequestId(): string {
   return `admin-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
 }
 
-async function call(path: string, init: RequestInit = {}): Promise<{ body: unknown; headers: Headers }> {
+export async function call(path: string, init: RequestInit = {}): Promise<{ body: unknown; headers: Headers }> {
   const requestId = newRequestId();
   let response: Response;
   try {
