@@ -27,7 +27,7 @@ export const activityFilterShape = {
   pet: z
     .string()
     .regex(/^[1-9][0-9]{0,18}$/, "pet must be a pet id, a positive integer")
-    .refine((digits) => BigInt(digits) <= INT64_MAX, `pet must be at most ${INT64_MAX}`)
+    .refine((digits) => !/^[0-9]+$/.test(digits) || BigInt(digits) <= INT64_MAX, `pet must be at most ${INT64_MAX}`)
     .optional(),
 };
 
