@@ -15,7 +15,8 @@ import { AdminRequestError } from "@/lib/client/admin-api";
 // none per keystroke. Paging goes Older by the cursor, and back to the Newest.
 
 const PATH = "/admin/activity";
-const FILTERS = ["actor", "action", "pet"] as const;
+// The view's parameters besides the cursor: the filters, and the page size when the URL names one.
+const VIEW = ["actor", "action", "pet", "limit"] as const;
 
 const button =
   "inline-flex min-h-11 items-center justify-center rounded-md border px-3 py-2 text-sm font-medium " + focusRing;
@@ -27,10 +28,10 @@ function hrefOf(query: URLSearchParams): string {
   return query.size > 0 ? `${PATH}?${query}` : PATH;
 }
 
-/** The URL's filters alone (no cursor): the first page of this view. */
+/** The URL's view alone (no cursor): the first page of this view. */
 function filtersOf(searchParams: URLSearchParams): URLSearchParams {
   const filters = new URLSearchParams();
-  for (const name of FILTERS) {
+  for (const name of VIEW) {
     const value = searchParams.get(name);
     if (value) filters.set(name, value);
   }
@@ -51,7 +52,7 @@ export function ActivityLog({ actors, actions }: { actors: ActorOption[]; action
     placeholderData: keepPreviousData,
   });
   const heading = useRef<HTMLHeadingElement>(null);
-  const filtered = filters.size > 0;
+  const filtered = ["actor", "action", "pet"].some((name) => filters.has(name));
 
   const go = (href: string) =>
     startTransition(() => {
@@ -226,11 +227,12 @@ function FilterForm({
           className={inputClass(false)}
         />
       </div>
+      {filters.get("limit") ? <input type="hidden" name="limit" value={filters.get("limit") ?? ""} /> : null}
       <div className="flex flex-wrap gap-2">
         <button type="submit" className={`${button} border-indigo-700 bg-indigo-700 text-white hover:bg-indigo-800`}>
           Filter
         </button>
-        {filters.size > 0 ? (
+        {["actor", "action", "pet"].some((name) => filters.has(name)) ? (
           <Link
             href={PATH}
             onClick={(event) => {
