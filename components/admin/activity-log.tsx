@@ -24,6 +24,23 @@ const plainButton = `${button} border-slate-300 bg-white text-slate-900 hover:bg
 
 export type ActorOption = { value: string; label: string };
 
+/** How the "What" filter names each action; an action missing here is shown by its name. */
+const actionLabels: Record<string, string> = {
+  "pet.created": "Pet added",
+  "pet.updated": "Pet changed",
+  "pet.deleted": "Pet deleted",
+  "api_key.created": "API key created",
+  "api_key.revoked": "API key revoked",
+  "staff.created": "Staff account created",
+  "staff.disabled": "Staff account disabled",
+  "staff.enabled": "Staff account re-enabled",
+  "staff.role_changed": "Staff role changed",
+  "staff.password_reset": "Staff password reset",
+  "staff.unlocked": "Staff account unlocked",
+  "staff.signed_in": "Signed in",
+  "staff.sign_in_failed": "Failed sign-in",
+};
+
 function hrefOf(query: URLSearchParams): string {
   return query.size > 0 ? `${PATH}?${query}` : PATH;
 }
@@ -208,7 +225,7 @@ function FilterForm({
           <option value="">Any change</option>
           {actions.map((action) => (
             <option key={action} value={action}>
-              {action}
+              {actionLabels[action] ?? action}
             </option>
           ))}
         </select>
