@@ -6,6 +6,7 @@ import {
   activityQuerySchema,
   listActivity,
   type ActivityFilters,
+  type ActivityPage,
   type ActivityRecord,
 } from "@/lib/audit/activity";
 import { csvLine } from "@/lib/audit/csv";
@@ -13,6 +14,7 @@ import { json, type Handler } from "@/lib/http/edge";
 import { ApiError } from "@/lib/http/errors";
 import { stringifyJson } from "@/lib/http/json";
 import { parseOrThrow } from "@/lib/http/validation";
+import { log } from "@/lib/log";
 import { decodeCursor, encodeCursor } from "@/lib/pets/cursor";
 import { queryOf } from "@/lib/pets/handlers";
 import { petIdSchema } from "@/lib/pets/schema";
@@ -104,7 +106,7 @@ function csvRow(record: ActivityRecord): string {
 }
 
 // GET /admin/api/activity/export — the filtered log as CSV, streamed page by page
-export const exportHandler: Handler<SignedInCaller> = async ({ url }) => {
+export const exportHandler: Handler<SignedInCaller> = async ({ url, requestId }) => {
   const filters = parseOrThrow(exportQuerySchema, queryOf(url), "invalid_query", "Invalid query");
   const encoder = new TextEncoder();
   let beforeId: bigint | undefined;
@@ -122,7 +124,15 @@ export const exportHandler: Handler<SignedInCaller> = async ({ url }) => {
         controller.close();
         return;
       }
-      const { records, more } = await listActivity({ ...filters, limit: EXPORT_PAGE_SIZE, beforeId });
+      let page: ActivityPage;
+      try {
+        page = await listActivity({ ...filters, limit: EXPORT_PAGE_SIZE, beforeId });
+      } catch (error) {
+        // The status line has gone: the download ends cut short, and the log says why.
+        log("error", "activity export failed", { requestId, error: String(error) });
+        throw error;
+      }
+      const { records, more } = page;
       if (records.length > 0) controller.enqueue(encoder.encode(records.map(csvRow).join("")));
       const last = records.at(-1);
       if (more && last) beforeId = BigInt(last.id);
