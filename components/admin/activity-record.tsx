@@ -18,9 +18,12 @@ const steps: [Intl.RelativeTimeFormatUnit, number][] = [
   ["year", Number.POSITIVE_INFINITY],
 ];
 
-/** "just now", "5 minutes ago", "yesterday", "3 months ago". */
+/**
+ * "just now", "5 minutes ago", "yesterday", "3 months ago". An instant after `now` (the browser's clock behind the
+ * server's, or the clock below read a little while ago) is "just now", never "in 5 seconds".
+ */
 export function sinceText(at: Date, now: number): string {
-  let amount = (at.getTime() - now) / 1000;
+  let amount = Math.min(0, (at.getTime() - now) / 1000);
   for (const [unit, size] of steps) {
     if (Math.abs(amount) < size) {
       return unit === "second" && Math.abs(amount) < 10 ? "just now" : relative.format(Math.round(amount), unit);
