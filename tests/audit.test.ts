@@ -3,6 +3,7 @@ import { after, before, describe, test } from "node:test";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { summarise, type ActivityRecord as StoredRecord } from "@/lib/audit/activity";
+import { csvField } from "@/lib/audit/csv";
 import { AUDIT_ACTIONS } from "@/lib/audit/record";
 import { databaseConfig } from "@/lib/config";
 import { createDatabase, type Database as Client } from "@/lib/db/client";
@@ -169,6 +170,31 @@ describe("summaries", () => {
   for (const [action, record, expected] of cases) {
     test(`${action}: ${expected}`, () => {
       assert.equal(summarise({ ...base, action, target: pet, details: null, ...record }), expected);
+    });
+  }
+});
+
+describe("CSV fields", () => {
+  const cases: [string | number | null, string][] = [
+    ["Biscuit", "Biscuit"],
+    ["", ""],
+    [null, ""],
+    [12, "12"],
+    ["Rex, the dog", '"Rex, the dog"'],
+    ['say "hi"', '"say ""hi"""'],
+    ["two\nlines", '"two\nlines"'],
+    ["=1+1", "'=1+1"],
+    ["+1", "'+1"],
+    ["-1", "'-1"],
+    ["@SUM(A1)", "'@SUM(A1)"],
+    ["\tTab", "'\tTab"],
+    ["\rReturn", '"\'\rReturn"'],
+    ['=HYPERLINK("x")', '"\'=HYPERLINK(""x"")"'],
+    ["a=b", "a=b"],
+  ];
+  for (const [value, expected] of cases) {
+    test(`${JSON.stringify(value)} is written ${JSON.stringify(expected)}`, () => {
+      assert.equal(csvField(value), expected);
     });
   }
 });
