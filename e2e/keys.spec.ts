@@ -112,8 +112,7 @@ test.describe("the API keys page", () => {
     expect((await request.get(match![2], { headers: { Authorization: `Bearer ${key}` } })).status()).toBe(401);
   });
 
-  // The Activity page is built in parallel (issue 11); enable this once it is merged.
-  test.fixme("the activity log shows the key's creation and revocation", async ({ page }) => {
+  test("the activity log shows the key's creation and revocation", async ({ page }) => {
     await signInAs(page, E2E_ADMIN);
     const name = uniqueName("activity check");
     await createKeyNamed(page, name);

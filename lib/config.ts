@@ -46,6 +46,13 @@ const envSchema = z.object({
     .default(60),
   SQLITE_SYNCHRONOUS: z.enum(["normal", "full"], { error: 'must be "normal" or "full"' }).default("normal"),
   DEMO_SEED: z.enum(["on", "off"], { error: 'must be "on" or "off"' }).default("on"),
+  // How many days the activity log keeps a record; 0 keeps every record for ever (lib/housekeeping.ts).
+  AUDIT_RETENTION_DAYS: z.coerce
+    .number({ error: "must be a whole number of days, 0 (keep everything) or more" })
+    .int({ error: "must be a whole number of days, 0 (keep everything) or more" })
+    .min(0, { error: "must be a whole number of days, 0 (keep everything) or more" })
+    .max(36_500, { error: "must be at most 36500 days (100 years); 0 keeps everything" })
+    .default(0),
   CORS_ORIGINS: commaList().refine(
     (origins) => origins.every((origin) => origin === "*" || /^https?:\/\/[^/]+$/.test(origin)),
     "must be * or a comma-separated list of origins like https://shop.example",

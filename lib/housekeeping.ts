@@ -1,13 +1,15 @@
 import "server-only";
 import { setImmediate as nextTurn } from "node:timers/promises";
+import { config } from "@/lib/config";
 import { db, type Database } from "@/lib/db/client";
 import { signInThrottleCutoffs } from "@/lib/auth/sign-in-throttle";
 import { IDEMPOTENCY_TTL_MS } from "@/lib/idempotency";
 import { oldestRateLimitWindowKept } from "@/lib/rate-limit";
 
 // Deletes the rows nothing needs any more: idempotency records past their 24 hours, rate-limit counters
-// of windows long past, expired staff sessions, sign-in counts of ended windows and sign-in locks long
-// quiet. The server runs it at start and every 10 minutes.
+// of windows long past, expired staff sessions, sign-in counts of ended windows, sign-in locks long
+// quiet, and activity records older than AUDIT_RETENTION_DAYS when it is set (the append-only trigger
+// refuses UPDATE, not DELETE). The server runs it at start and every 10 minutes.
 //
 // Each kind is deleted in batches: one short statement deletes at most `batchSize` rows, chosen by
 // primary key through an index on the expiry column where there is one, and commits on its own; the
@@ -27,6 +29,8 @@ export type HousekeepingReport = {
   staffSessions: Sweep;
   signInThrottles: Sweep;
   signInLocks: Sweep;
+  /** No batch at all when AUDIT_RETENTION_DAYS is 0: every record is kept. */
+  auditEvents: Sweep;
 };
 
 /** Runs `deleteBatch` (which deletes at most `batchSize` rows) until a batch deletes fewer. */
@@ -49,7 +53,13 @@ export async function runHousekeeping({
   database = db(),
   batchSize = HOUSEKEEPING_BATCH_SIZE,
   now = new Date(),
-}: { database?: Database; batchSize?: number; now?: Date } = {}): Promise<HousekeepingReport> {
+  auditRetentionDays = config().AUDIT_RETENTION_DAYS,
+}: {
+  database?: Database;
+  batchSize?: number;
+  now?: Date;
+  auditRetentionDays?: number;
+} = {}): Promise<HousekeepingReport> {
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize ${batchSize} is not a count`);
 
   const recordsCreatedBefore = new Date(now.getTime() - IDEMPOTENCY_TTL_MS);
@@ -99,5 +109,17 @@ export async function runHousekeeping({
         LIMIT ${batchSize})`,
   );
 
-  return { idempotencyRecords, rateLimitCounters, staffSessions, signInThrottles, signInLocks };
+  // Activity records past their retention, oldest first through the index on "at"; none while it is 0.
+  const recordedBefore = new Date(now.getTime() - auditRetentionDays * 24 * 60 * 60_000);
+  const auditEvents =
+    auditRetentionDays > 0
+      ? await inBatches(
+          batchSize,
+          () => database.$executeRaw`
+            DELETE FROM "audit_events" WHERE "id" IN (
+              SELECT "id" FROM "audit_events" WHERE "at" < ${recordedBefore} LIMIT ${batchSize})`,
+        )
+      : { rows: 0, batches: 0 };
+
+  return { idempotencyRecords, rateLimitCounters, staffSessions, signInThrottles, signInLocks, auditEvents };
 }

@@ -123,9 +123,9 @@ export type IdempotentOperation = (tx: Transaction) => Promise<StoredResponse>;
 /**
  * Runs an operation at most once per Idempotency-Key of the request. The header is read (and a bad one
  * refused) at once; `run` takes the request body's text and the operation. Without the header the
- * operation simply runs. With it, the first request runs the operation in a transaction that also
- * stores its answer; a retry with the same body gets that answer again (Idempotent-Replayed: true),
- * one with another body a 422, one while the first still runs a 409.
+ * operation runs in a transaction of its own. With it, the first request runs the operation in a
+ * transaction that also stores its answer; a retry with the same body gets that answer again
+ * (Idempotent-Replayed: true), one with another body a 422, one while the first still runs a 409.
  */
 export function idempotency(
   request: Request,
@@ -134,7 +134,9 @@ export function idempotency(
   const key = idempotencyKeyOf(request);
   return {
     async run(body, operation) {
-      if (key === undefined) return respond(await operation(db()), false);
+      // Still a transaction of its own: the operation's change and its audit record commit together or not at all.
+      if (key === undefined)
+        return respond(await db().$transaction(operation, { maxWait: 4000, timeout: 8000 }), false);
       const inProgress = () => new ApiError("idempotency_key_in_progress", { headers: { "Retry-After": "1" } });
       const claim = await claimIdempotencyKey(apiKeyId, key, sha256Hex(body));
       if (claim.kind === "replay") return respond(claim.response, true);

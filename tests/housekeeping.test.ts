@@ -15,12 +15,15 @@ import {
 } from "@/scripts/harness/servers";
 
 // Housekeeping on each database: a backlog far larger than one batch is deleted in one run, batch by
-// batch, and every row still needed survives; the server runs it at start.
+// batch, and every row still needed survives; activity records go only past AUDIT_RETENTION_DAYS; the
+// server runs it at start.
 
 const BACKLOG = 25_000;
 const SESSIONS_BACKLOG = 2_500;
 const BATCH_SIZE = 700; // a last batch of 500 rows, then none: the run stops on a short batch
+const AUDIT_BACKLOG = 2_500;
 const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
 
 const providers = await testProviders();
 
@@ -135,7 +138,7 @@ for (const provider of providers) {
       });
 
       const started = performance.now();
-      const report = await runHousekeeping({ database: client, batchSize: BATCH_SIZE, now });
+      const report = await runHousekeeping({ database: client, batchSize: BATCH_SIZE, now, auditRetentionDays: 0 });
       const elapsed = performance.now() - started;
 
       const batchesFor = (rows: number) => Math.floor(rows / BATCH_SIZE) + 1; // full batches, then a short one
@@ -145,6 +148,7 @@ for (const provider of providers) {
         staffSessions: { rows: SESSIONS_BACKLOG, batches: batchesFor(SESSIONS_BACKLOG) },
         signInThrottles: { rows: 0, batches: 1 },
         signInLocks: { rows: 0, batches: 1 },
+        auditEvents: { rows: 0, batches: 0 },
       });
       assert.deepEqual(
         (await client.idempotencyRecord.findMany({ select: { key: true } })).map(({ key }) => key).sort(),
@@ -158,14 +162,72 @@ for (const provider of providers) {
       );
 
       // Nothing is left to do: the next run deletes nothing, in one batch of each kind.
-      assert.deepEqual(await runHousekeeping({ database: client, batchSize: BATCH_SIZE, now }), {
+      assert.deepEqual(await runHousekeeping({ database: client, batchSize: BATCH_SIZE, now, auditRetentionDays: 0 }), {
         idempotencyRecords: { rows: 0, batches: 1 },
         rateLimitCounters: { rows: 0, batches: 1 },
         staffSessions: { rows: 0, batches: 1 },
         signInThrottles: { rows: 0, batches: 1 },
         signInLocks: { rows: 0, batches: 1 },
+        auditEvents: { rows: 0, batches: 0 },
       });
       console.log(`housekeeping ${provider}: ${2 * BACKLOG + SESSIONS_BACKLOG} rows in ${Math.round(elapsed)} ms`);
+    });
+
+    test("activity records older than AUDIT_RETENTION_DAYS go in bounded batches; 0 keeps every one", async () => {
+      const now = new Date();
+      const RETENTION_DAYS = 30;
+      const cutoff = now.getTime() - RETENTION_DAYS * DAY;
+      const record = (index: number, at: Date) => ({
+        actorType: "api_key",
+        actorId: 1,
+        actorLabel: "shop",
+        action: "pet.updated",
+        targetType: "pet",
+        targetId: String(index + 1),
+        targetLabel: `pet ${index}`,
+        details: '{"before":{"status":"available"},"after":{"status":"sold"}}',
+        clientAddress: "203.0.113.7",
+        requestId: `request-${index}`,
+        at,
+      });
+      // Old: from a minute past the retention back a year or so; kept: exactly at the limit, and newer.
+      await client.auditEvent.createMany({
+        data: Array.from({ length: AUDIT_BACKLOG }, (_, index) =>
+          record(index, new Date(cutoff - MINUTE - index * 3 * 60 * MINUTE)),
+        ),
+      });
+      const kept = [
+        record(AUDIT_BACKLOG, new Date(cutoff)),
+        ...Array.from({ length: 40 }, (_, index) =>
+          record(AUDIT_BACKLOG + 1 + index, new Date(now.getTime() - (index * DAY) / 2)),
+        ),
+      ];
+      await client.auditEvent.createMany({ data: kept });
+      const total = AUDIT_BACKLOG + kept.length;
+
+      const keepAll = await runHousekeeping({ database: client, batchSize: BATCH_SIZE, now, auditRetentionDays: 0 });
+      assert.deepEqual(keepAll.auditEvents, { rows: 0, batches: 0 });
+      assert.equal(await client.auditEvent.count(), total);
+
+      const report = await runHousekeeping({
+        database: client,
+        batchSize: BATCH_SIZE,
+        now,
+        auditRetentionDays: RETENTION_DAYS,
+      });
+      assert.deepEqual(report.auditEvents, {
+        rows: AUDIT_BACKLOG,
+        batches: Math.floor(AUDIT_BACKLOG / BATCH_SIZE) + 1,
+      });
+      assert.deepEqual(
+        (await client.auditEvent.findMany({ select: { requestId: true }, orderBy: { id: "asc" } })).map(
+          ({ requestId }) => requestId,
+        ),
+        kept.map(({ requestId }) => requestId),
+      );
+      const again = await runHousekeeping({ database: client, batchSize: BATCH_SIZE, now, auditRetentionDays: 30 });
+      assert.deepEqual(again.auditEvents, { rows: 0, batches: 1 });
+      await client.auditEvent.deleteMany();
     });
 
     test("refuses a batch size that could never finish", async () => {
@@ -190,7 +252,18 @@ for (const provider of providers) {
       });
       await client.rateLimitCounter.create({ data: { apiKeyId: 1, windowStart: 0n, count: 1 } });
       await client.staffSession.create({ data: { id: "left-behind", staffId, expiresAt: longAgo } });
-      const server = await startServer("custom", database.url);
+      await client.auditEvent.create({
+        data: {
+          at: new Date(Date.now() - 8 * DAY),
+          actorType: "cli",
+          actorLabel: "command line",
+          action: "api_key.created",
+          targetType: "api_key",
+          targetId: "1",
+          targetLabel: "left behind",
+        },
+      });
+      const server = await startServer("custom", database.url, { AUDIT_RETENTION_DAYS: "7" });
       try {
         const deadline = Date.now() + 10_000;
         while (!server.logs().includes('"message":"housekeeping"') && Date.now() < deadline) {
@@ -203,9 +276,10 @@ for (const provider of providers) {
         assert.ok(line, server.logs());
         const logged = JSON.parse(line) as Record<string, unknown>;
         assert.deepEqual(
-          [logged.idempotencyRecords, logged.rateLimitCounters, logged.staffSessions],
+          [logged.idempotencyRecords, logged.rateLimitCounters, logged.staffSessions, logged.auditEvents],
           [
             { rows: 3, batches: 1 },
+            { rows: 1, batches: 1 },
             { rows: 1, batches: 1 },
             { rows: 1, batches: 1 },
           ],
@@ -213,6 +287,7 @@ for (const provider of providers) {
         assert.equal(await client.idempotencyRecord.count({ where: { key: { startsWith: "left-behind" } } }), 0);
         assert.equal(await client.rateLimitCounter.count(), 0);
         assert.equal(await client.staffSession.count({ where: { id: "left-behind" } }), 0);
+        assert.equal(await client.auditEvent.count({ where: { targetLabel: "left behind" } }), 0);
       } finally {
         await server.stop();
       }

@@ -55,6 +55,8 @@ const ADMIN_ENDPOINTS: AdminEndpoint[] = [
   { method: "GET", path: "/admin/api/keys", adminStatus: 200 },
   { method: "POST", path: "/admin/api/keys", body: { name: "made by the roles test" }, adminStatus: 201 },
   { method: "DELETE", path: "/admin/api/keys/{key}", adminStatus: 200 },
+  { method: "GET", path: "/admin/api/activity", adminStatus: 200 },
+  { method: "GET", path: "/admin/api/activity/export", adminStatus: 200 },
 ];
 
 /**
@@ -64,6 +66,7 @@ const ADMIN_ENDPOINTS: AdminEndpoint[] = [
 const ADMIN_PAGES = [
   { path: "/admin/staff", heading: "Staff" },
   { path: "/admin/keys", heading: "API keys" },
+  { path: "/admin/activity", heading: "Activity" },
 ];
 
 type AuditRow = {

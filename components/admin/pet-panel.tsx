@@ -5,6 +5,7 @@ import { useEffect, useEffectEvent, useRef, useState } from "react";
 import { z } from "zod";
 import { useNavigate, ViewLink } from "@/components/admin/catalogue-navigation";
 import { focusRing, FormProblems, NameAndCategoryFields, RequestId } from "@/components/admin/form-fields";
+import { PetHistory } from "@/components/admin/pet-history";
 import { StatusBadge } from "@/components/admin/status-badge";
 import { isConflict, isGone, usePetChange, type PetChange } from "@/components/admin/use-pet-change";
 import { AdminRequestError, fetchPet } from "@/lib/client/admin-api";
@@ -15,7 +16,8 @@ import { petPatchSchema, petStatuses, type Pet, type PetPatch, type PetStatus } 
 
 // One pet's panel, opened by ?pet=<id>: every field, its status in one click, its name and category edited
 // with the add form's schema and messages, and deleting it after a confirmation. Every change carries the
-// ETag the panel read (If-Match), so a colleague's change made meanwhile is shown, never overwritten.
+// ETag the panel read (If-Match), so a colleague's change made meanwhile is shown, never overwritten. Its History
+// lists who changed it and how.
 
 export const PET_PANEL_TITLE_ID = "pet-panel-title";
 
@@ -225,6 +227,7 @@ export function PetPanel({ id, closeHref, onGone, onDeleted }: PetPanelProps) {
             deleting={mutation.isPending && mutation.variables.change.kind === "delete"}
             onConfirm={() => run({ kind: "delete" }, { onSettled: () => dialog.current?.close() })}
           />
+          <PetHistory id={id} />
         </>
       ) : null}
     </section>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { petHistoryKey } from "@/lib/client/activity-api";
 import { AdminRequestError, deletePet, updatePet, type VersionedPet } from "@/lib/client/admin-api";
 import {
   applyPatch,
@@ -70,7 +71,11 @@ export function usePetChange(id: string) {
         forget();
       }
     },
-    // Not awaited: the panel hears of the outcome without waiting for the catalogue to be read again.
-    onSettled: () => void client.invalidateQueries({ queryKey: PETS_KEY }),
+    // Not awaited: the panel hears of the outcome without waiting for the catalogue (and the pet's History, which
+    // has a record more) to be read again.
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: PETS_KEY });
+      void client.invalidateQueries({ queryKey: petHistoryKey(id) });
+    },
   });
 }

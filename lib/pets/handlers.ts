@@ -27,7 +27,7 @@ import { auditContextOf, type ApiClient } from "@/lib/v1/surface";
 // table (lib/v1/routes.ts) puts them on their paths; the edge (lib/http/edge.ts) does everything else.
 
 /** The query string as an object; a parameter given twice is refused rather than guessed at. */
-function queryOf(url: URL): Record<string, string> {
+export function queryOf(url: URL): Record<string, string> {
   const query: Record<string, string> = {};
   for (const [name, value] of url.searchParams) {
     if (Object.hasOwn(query, name)) {

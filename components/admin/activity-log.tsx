@@ -1,0 +1,302 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRouter, useSearchParams } from "next/navigation";
+import { useRef, useState, useTransition } from "react";
+import { actorKind, RecordTime } from "@/components/admin/activity-record";
+import { focusRing, inputClass, RequestId } from "@/components/admin/form-fields";
+import { ACTIVITY_KEY, exportHref, fetchActivityPage, type ActivityRecord } from "@/lib/client/activity-api";
+import { AdminRequestError } from "@/lib/client/admin-api";
+
+// The Activity page's content. The URL is its state: the filters (actor, action, pet) and the page (cursor) are
+// its query string, so a filtered view is a link to share and survives a reload. The filters apply when the form
+// is sent (a GET form, so they work before the page's script has loaded too): one history entry per search,
+// none per keystroke. Paging goes Older by the cursor, and back to the Newest.
+
+const PATH = "/admin/activity";
+// The view's parameters besides the cursor: the filters, and the page size when the URL names one.
+const VIEW = ["actor", "action", "pet", "limit"] as const;
+
+const button =
+  "inline-flex min-h-11 items-center justify-center rounded-md border px-3 py-2 text-sm font-medium " + focusRing;
+const plainButton = `${button} border-slate-300 bg-white text-slate-900 hover:bg-slate-100`;
+
+export type ActorOption = { value: string; label: string };
+
+/** How the "What" filter names each action; an action missing here is shown by its name. */
+const actionLabels: Record<string, string> = {
+  "pet.created": "Pet added",
+  "pet.updated": "Pet changed",
+  "pet.deleted": "Pet deleted",
+  "api_key.created": "API key created",
+  "api_key.revoked": "API key revoked",
+  "staff.created": "Staff account created",
+  "staff.disabled": "Staff account disabled",
+  "staff.enabled": "Staff account re-enabled",
+  "staff.role_changed": "Staff role changed",
+  "staff.password_reset": "Staff password reset",
+  "staff.unlocked": "Staff account unlocked",
+  "staff.signed_in": "Signed in",
+  "staff.sign_in_failed": "Failed sign-in",
+};
+
+function hrefOf(query: URLSearchParams): string {
+  return query.size > 0 ? `${PATH}?${query}` : PATH;
+}
+
+/** The URL's view alone (no cursor): the first page of this view. */
+function filtersOf(searchParams: URLSearchParams): URLSearchParams {
+  const filters = new URLSearchParams();
+  for (const name of VIEW) {
+    const value = searchParams.get(name);
+    if (value) filters.set(name, value);
+  }
+  return filters;
+}
+
+export function ActivityLog({ actors, actions }: { actors: ActorOption[]; actions: string[] }) {
+  const searchParams = useSearchParams();
+  const router = useRouter();
+  const [navigating, startTransition] = useTransition();
+  const filters = filtersOf(searchParams);
+  const cursor = searchParams.get("cursor") ?? undefined;
+  const request = new URLSearchParams(filters);
+  if (cursor) request.set("cursor", cursor);
+  const query = useQuery({
+    queryKey: [...ACTIVITY_KEY, request.toString()],
+    queryFn: () => fetchActivityPage(request),
+    placeholderData: keepPreviousData,
+  });
+  const heading = useRef<HTMLHeadingElement>(null);
+  const filtered = ["actor", "action", "pet"].some((name) => filters.has(name));
+
+  const go = (href: string) =>
+    startTransition(() => {
+      router.push(href, { scroll: false });
+      heading.current?.focus();
+    });
+
+  return (
+    <section aria-labelledby="activity-title" className="min-w-0">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <h1 id="activity-title" ref={heading} tabIndex={-1} className={`text-2xl font-semibold ${focusRing}`}>
+          Activity
+        </h1>
+        <a href={exportHref(filters)} download className={plainButton} data-testid="export-csv">
+          Export CSV{filtered ? " of these records" : ""}
+        </a>
+      </div>
+      <p className="mt-1 text-sm text-slate-600">Every change to pets, API keys and staff accounts, newest first.</p>
+
+      <FilterForm key={filters.toString()} actors={actors} actions={actions} filters={filters} onApply={go} />
+
+      <div aria-live="polite" aria-busy={query.isFetching || navigating} className="mt-6">
+        {query.isError ? (
+          <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
+            <p>The activity could not be loaded: {query.error.message}</p>
+            {query.error instanceof AdminRequestError ? <RequestId id={query.error.requestId} /> : null}
+          </div>
+        ) : !query.data ? (
+          <p className="text-sm text-slate-600">Loading the activity…</p>
+        ) : query.data.records.length === 0 ? (
+          <p className="rounded-md border border-dashed border-slate-300 p-6 text-center text-slate-700">
+            {cursor
+              ? "No older records."
+              : filtered
+                ? "No records match these filters."
+                : "Nothing has been recorded yet."}
+          </p>
+        ) : (
+          <ol className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white" data-testid="activity">
+            {query.data.records.map((record) => (
+              <ActivityItem key={record.id} record={record} />
+            ))}
+          </ol>
+        )}
+      </div>
+
+      <nav aria-label="Pages of the activity" className="mt-4 flex flex-wrap gap-2">
+        {cursor ? (
+          <Link
+            href={hrefOf(filters)}
+            scroll={false}
+            onClick={(event) => {
+              event.preventDefault();
+              go(hrefOf(filters));
+            }}
+            className={plainButton}
+          >
+            Newest
+          </Link>
+        ) : null}
+        {query.data?.nextCursor && !query.isPlaceholderData ? (
+          <OlderLink filters={filters} cursor={query.data.nextCursor} onGo={go} />
+        ) : null}
+      </nav>
+    </section>
+  );
+}
+
+function OlderLink({
+  filters,
+  cursor,
+  onGo,
+}: {
+  filters: URLSearchParams;
+  cursor: string;
+  onGo: (href: string) => void;
+}) {
+  const next = new URLSearchParams(filters);
+  next.set("cursor", cursor);
+  const href = hrefOf(next);
+  return (
+    <Link
+      href={href}
+      scroll={false}
+      onClick={(event) => {
+        event.preventDefault();
+        onGo(href);
+      }}
+      className={plainButton}
+    >
+      Older
+    </Link>
+  );
+}
+
+function FilterForm({
+  actors,
+  actions,
+  filters,
+  onApply,
+}: {
+  actors: ActorOption[];
+  actions: string[];
+  filters: URLSearchParams;
+  onApply: (href: string) => void;
+}) {
+  const [pet, setPet] = useState(filters.get("pet") ?? "");
+  const actor = filters.get("actor") ?? "";
+  const known = actors.some((option) => option.value === actor);
+  return (
+    <form
+      method="get"
+      action={PATH}
+      role="search"
+      aria-label="Filter the activity"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const chosen = new URLSearchParams();
+        for (const [name, value] of new FormData(event.currentTarget)) {
+          if (typeof value === "string" && value.trim()) chosen.set(name, value.trim());
+        }
+        onApply(hrefOf(chosen));
+      }}
+      className={
+        "mt-4 grid gap-3 rounded-lg border border-slate-200 bg-white p-4 " +
+        "sm:grid-cols-[1fr_1fr_10rem_auto] sm:items-end"
+      }
+    >
+      <div>
+        <label htmlFor="activity-actor" className="block text-sm font-medium">
+          Who
+        </label>
+        <select id="activity-actor" name="actor" defaultValue={actor} className={inputClass(false)}>
+          <option value="">Anyone</option>
+          {!known && actor ? <option value={actor}>{actor}</option> : null}
+          {actors.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor="activity-action" className="block text-sm font-medium">
+          What
+        </label>
+        <select
+          id="activity-action"
+          name="action"
+          defaultValue={filters.get("action") ?? ""}
+          className={inputClass(false)}
+        >
+          <option value="">Any change</option>
+          {actions.map((action) => (
+            <option key={action} value={action}>
+              {actionLabels[action] ?? action}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div>
+        <label htmlFor="activity-pet" className="block text-sm font-medium">
+          Pet id
+        </label>
+        <input
+          id="activity-pet"
+          name="pet"
+          inputMode="numeric"
+          autoComplete="off"
+          value={pet}
+          onChange={(event) => setPet(event.target.value)}
+          className={inputClass(false)}
+        />
+      </div>
+      {filters.get("limit") ? <input type="hidden" name="limit" value={filters.get("limit") ?? ""} /> : null}
+      <div className="flex flex-wrap gap-2">
+        <button type="submit" className={`${button} border-indigo-700 bg-indigo-700 text-white hover:bg-indigo-800`}>
+          Filter
+        </button>
+        {["actor", "action", "pet"].some((name) => filters.has(name)) ? (
+          <Link
+            href={PATH}
+            onClick={(event) => {
+              event.preventDefault();
+              onApply(PATH);
+            }}
+            className={plainButton}
+          >
+            Clear
+          </Link>
+        ) : null}
+      </div>
+    </form>
+  );
+}
+
+function ActivityItem({ record }: { record: ActivityRecord }) {
+  const pet = record.target.type === "pet" && record.target.id ? record.target.id : undefined;
+  return (
+    <li className="grid gap-1 p-3 sm:grid-cols-[9rem_minmax(0,1fr)] sm:gap-4" data-testid="activity-record">
+      <div className="text-sm text-slate-600">
+        <RecordTime at={record.at} />
+      </div>
+      <div className="min-w-0">
+        <p className="break-words" data-testid="activity-summary">
+          {record.summary}
+        </p>
+        <p className="mt-1 flex flex-wrap items-center gap-x-4 gap-y-1 text-xs text-slate-600">
+          <span>
+            By <span className="break-all">{record.actor.label}</span> ({actorKind(record.actor)})
+          </span>
+          {record.clientAddress ? <span>From {record.clientAddress}</span> : null}
+          {record.requestId ? (
+            <span className="break-all">
+              Request id <code className="font-mono">{record.requestId}</code>
+            </span>
+          ) : null}
+          {pet ? (
+            <Link
+              href={`/admin?pet=${encodeURIComponent(pet)}`}
+              className={`inline-flex min-h-11 items-center font-medium text-indigo-700 underline ${focusRing}`}
+            >
+              Open pet #{pet}
+            </Link>
+          ) : null}
+        </p>
+      </div>
+    </li>
+  );
+}
