@@ -157,7 +157,14 @@ async function main(): Promise<void> {
         .finally(() => process.exit(0));
     });
     server.closeIdleConnections();
-    setTimeout(() => process.exit(0), SHUTDOWN_GRACE_MS).unref();
+    // A request outliving the grace period (a long CSV export) must not cost the counts: the last ones are
+    // written, for at most a second, before the exit.
+    setTimeout(() => {
+      void Promise.race([
+        flushCallCounts().catch(() => {}),
+        new Promise((resolve) => setTimeout(resolve, 1000)),
+      ]).finally(() => process.exit(0));
+    }, SHUTDOWN_GRACE_MS - 1000).unref();
   };
   process.once("SIGTERM", () => shutdown("SIGTERM"));
   process.once("SIGINT", () => shutdown("SIGINT"));

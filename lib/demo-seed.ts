@@ -1,5 +1,6 @@
 import "server-only";
-import type { Database } from "@/lib/db/client";
+import { COMMAND_LINE, THE_APP, type AuditContext } from "@/lib/audit/record";
+import type { Database, Transaction } from "@/lib/db/client";
 import type { PetStatus } from "@/lib/pets/schema";
 
 // A believable demo catalogue for an empty database: a few dozen pets across several categories and
@@ -35,18 +36,47 @@ export async function seedDemoCatalogue(database: Database, provider: "sqlite" |
     else await tx.$executeRawUnsafe("UPDATE pets SET id = id WHERE 0");
     if ((await tx.pet.count()) > 0) return 0;
     const { count } = await tx.pet.createMany({ data: demoPets() });
+    await recordEveryPet(tx, provider, "pet.created", THE_APP);
     return count;
   });
 }
 
 /**
- * Restores the demo catalogue: deletes every pet and adds the demo pets again (with new ids). API keys
- * and staff accounts are left alone. Returns how many pets were added.
+ * One record per pet in the table, written by one INSERT … SELECT in the transaction of the bulk change (the
+ * seed's pets just added, or the reset's about to be deleted), so a bulk change is recorded like any other:
+ * every pet's history starts with its addition and ends with its deletion. The time has the form Prisma writes.
  */
-export async function resetDemoCatalogue(database: Database): Promise<number> {
-  return database.$transaction(async (tx) => {
-    await tx.pet.deleteMany();
-    const { count } = await tx.pet.createMany({ data: demoPets() });
-    return count;
-  });
+async function recordEveryPet(
+  tx: Transaction,
+  provider: "sqlite" | "postgresql",
+  action: "pet.created" | "pet.deleted",
+  { actor }: AuditContext,
+): Promise<void> {
+  const now = provider === "sqlite" ? "strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now')" : "now() AT TIME ZONE 'UTC'";
+  const parameter = (index: number) => (provider === "sqlite" ? "?" : `$${index}`);
+  await tx.$executeRawUnsafe(
+    `INSERT INTO audit_events (at, actor_type, actor_label, action, target_type, target_id, target_label)
+     SELECT ${now}, ${parameter(1)}, ${parameter(2)}, ${parameter(3)}, 'pet', CAST(id AS TEXT), name FROM pets`,
+    actor.type,
+    actor.label,
+    action,
+  );
+}
+
+/**
+ * Restores the demo catalogue: deletes every pet and adds the demo pets again (with new ids), each deletion and
+ * addition recorded as the command line's. API keys and staff accounts are left alone. Returns how many pets
+ * were added.
+ */
+export async function resetDemoCatalogue(database: Database, provider: "sqlite" | "postgresql"): Promise<number> {
+  return database.$transaction(
+    async (tx) => {
+      await recordEveryPet(tx, provider, "pet.deleted", COMMAND_LINE);
+      await tx.pet.deleteMany();
+      const { count } = await tx.pet.createMany({ data: demoPets() });
+      await recordEveryPet(tx, provider, "pet.created", COMMAND_LINE);
+      return count;
+    },
+    { timeout: 600_000 }, // a large catalogue's deletion records take a while
+  );
 }

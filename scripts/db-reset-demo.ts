@@ -1,5 +1,6 @@
 // npm run db:reset-demo — restores the demo catalogue in DATABASE_URL's database: every pet is deleted
-// and the demo pets are added again. API keys and staff accounts are kept.
+// and the demo pets are added again, each deletion and addition in the activity log. API keys and staff
+// accounts are kept.
 import { runCommand } from "@/scripts/cli";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
@@ -10,7 +11,7 @@ await runCommand(async () => {
   const { database } = config();
   await migrate(database);
   const before = await db().pet.count();
-  const added = await resetDemoCatalogue(db());
+  const added = await resetDemoCatalogue(db(), database.provider);
   const where = database.provider === "sqlite" ? database.file : "PostgreSQL";
   console.log(`Demo catalogue restored in ${where}: ${before} pet(s) removed, ${added} demo pets added.`);
 });

@@ -689,6 +689,8 @@ for (const provider of providers) {
         ["?cursor=cDI6MTI", "cursor"], // "p2:12": not a version this app issues
         ["?actor=someone", "actor"],
         ["?actor=staff:0", "actor"],
+        ["?actor=staff:2147483648", "actor"],
+        ["?actor=api_key:9999999999", "actor"],
         ["?action=pet.eaten", "action"],
         ["?pet=0", "pet"],
         ["?pet=abc", "pet"],

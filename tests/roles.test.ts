@@ -506,7 +506,7 @@ for (const provider of providers) {
         assert.doesNotMatch(JSON.stringify(record), /not the password/);
       });
 
-      test("an unknown email writes one staff.sign_in_failed with no account id, the email as its label", async () => {
+      test("an unknown email writes one staff.sign_in_failed with no account id, the email masked", async () => {
         const { result, records } = await recordsOf(() =>
           signIn("Nobody-Here@Animal-Store.example", "some password", "203.0.113.3"),
         );
@@ -519,18 +519,21 @@ for (const provider of providers) {
             record.targetId,
             record.targetLabel,
           ]),
-          [
-            [
-              "staff.sign_in_failed",
-              "nobody-here@animal-store.example",
-              "staff",
-              null,
-              "nobody-here@animal-store.example",
-            ],
-          ],
+          [["staff.sign_in_failed", "n…@animal-store.example", "staff", null, "n…@animal-store.example"]],
         );
         assert.equal(records[0].clientAddress, "203.0.113.3");
         assert.equal(records[0].requestId, result.requestId);
+        assert.doesNotMatch(JSON.stringify(records), /nobody-here/i);
+      });
+
+      test("something typed in the email field that is no email address is not kept", async () => {
+        const { result, records } = await recordsOf(() => signIn("my secret password", "x", "203.0.113.5"));
+        assertAdminError(result, 401, "invalid_credentials");
+        assert.deepEqual(
+          records.map((record) => [record.action, record.actorLabel, record.targetLabel]),
+          [["staff.sign_in_failed", "(not an email address)", "(not an email address)"]],
+        );
+        assert.doesNotMatch(JSON.stringify(records), /secret/);
       });
 
       test("an attempt refused by the limits (429) before any check writes none", async () => {

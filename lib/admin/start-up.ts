@@ -24,6 +24,24 @@ const CREATE_STAFF =
 export async function prepareAdminApp(settings: Config): Promise<void> {
   await adminAppKey();
   removeEarlierKeyFile(settings.database);
+  await settleStaff(settings);
+  await warnWithoutAdmin();
+}
+
+/**
+ * Staff accounts exist but none is an enabled admin (the last admin disabled with the tool, or an upgrade whose
+ * only accounts were disabled): the admin-only pages are closed to everyone until the staff tool makes one.
+ */
+async function warnWithoutAdmin(): Promise<void> {
+  const staff = await listStaff();
+  if (staff.length === 0 || staff.some((member) => member.role === "admin" && !member.disabledAt)) return;
+  log("warn", "no enabled admin", {
+    reason: "the API keys, Staff and Activity pages are open to admins only, and no enabled account is one",
+    action: "make one with: npm run staff -- role <email> admin (or create one with --role admin)",
+  });
+}
+
+async function settleStaff(settings: Config): Promise<void> {
   if (reachableFromOtherMachines(settings)) return withoutDemoStaff(settings);
   if ((await countStaff()) > 0) return;
   if (settings.DEMO_SEED !== "on" || settings.database.provider !== "sqlite") {

@@ -15,6 +15,8 @@ export const ACTIVITY_LIMIT_MAX = 200;
 /** Who a filter names: "staff:3", "api_key:5", or one of the actors without an id. */
 export const ACTOR_FILTER_PATTERN = /^(?:(?:staff|api_key):[1-9][0-9]{0,9}|cli|system|visitor)$/;
 
+const INT32_MAX = 2_147_483_647;
+
 const limitMessage = `limit must be an integer from 1 to ${ACTIVITY_LIMIT_MAX}`;
 
 /** The filters of the Activity page, its endpoint and the CSV export: one schema for all three. */
@@ -22,6 +24,11 @@ export const activityFilterShape = {
   actor: z
     .string()
     .regex(ACTOR_FILTER_PATTERN, "actor must be staff:<id>, api_key:<id>, cli, system or visitor")
+    // Staff and key ids are 32-bit: a larger one names nobody, and PostgreSQL would refuse to compare it.
+    .refine((actor) => !/:/.test(actor) || Number(actor.split(":")[1]) <= INT32_MAX, {
+      message: `actor's id must be at most ${INT32_MAX}`,
+      abort: true,
+    })
     .optional(),
   action: z.enum(AUDIT_ACTIONS, { error: `action must be one of ${AUDIT_ACTIONS.join(", ")}` }).optional(),
   pet: z

@@ -120,8 +120,17 @@ export type StaffChange<Extra = object> =
 
 type Options = { audit?: AuditContext };
 
+/**
+ * The account, its row held until the transaction ends (PostgreSQL; SQLite has one writer at a time): two changes
+ * of one account at once (two admins pressing Enable, the Staff page and the staff tool) run one after the other,
+ * so the second sees the first's result and records nothing when nothing is left to change.
+ */
 async function findAccount(tx: Transaction, account: StaffAccount) {
   const where = typeof account === "number" ? { id: account } : { email: parseEmail(account) };
+  if (config().database.provider === "postgresql") {
+    if ("id" in where) await tx.$queryRaw`SELECT id FROM staff WHERE id = ${where.id} FOR UPDATE`;
+    else await tx.$queryRaw`SELECT id FROM staff WHERE email = ${where.email} FOR UPDATE`;
+  }
   const staff = await tx.staff.findUnique({ where, select: staffColumns });
   if (!staff)
     throw new StaffError(
@@ -273,6 +282,18 @@ export async function unlockStaff(
 }
 
 /**
+ * What the activity log keeps of an email typed at sign-in that names no account: its first character and its
+ * domain ("n…@example.com"), or "(not an email address)". People type a password into the email field, or paste
+ * a key there; kept verbatim, it would sit in the log, and its CSV, for as long as the log is kept.
+ */
+export function maskedEmail(input: string): string {
+  const email = staffEmailSchema.safeParse(input);
+  if (!email.success) return "(not an email address)";
+  const at = email.data.lastIndexOf("@");
+  return `${[...email.data][0]}…${email.data.slice(at)}`;
+}
+
+/**
  * The account when the email and password match an enabled account; undefined otherwise, whatever the
  * reason, so an answer never tells whether an email has an account. The password is hashed in every case
  * (against a decoy for an unknown email) so the time taken does not tell either, except while the email
@@ -308,10 +329,12 @@ export async function signIn(
       if (staff) await tx.staff.update({ where: { id: staff.id }, data: { failedSignIns: { increment: 1 } } });
       await recordAudit(
         tx,
-        { actor: { type: "visitor", label: key }, ...from },
+        { actor: { type: "visitor", label: staff ? staff.email : maskedEmail(emailInput) }, ...from },
         {
           action: "staff.sign_in_failed",
-          target: staff ? { type: "staff", id: staff.id, label: staff.email } : { type: "staff", label: key },
+          target: staff
+            ? { type: "staff", id: staff.id, label: staff.email }
+            : { type: "staff", label: maskedEmail(emailInput) },
           details: { reason: !staff ? "unknown_email" : staff.disabledAt ? "account_disabled" : "wrong_password" },
         },
       );

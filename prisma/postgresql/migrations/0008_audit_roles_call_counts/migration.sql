@@ -9,7 +9,7 @@ CREATE TYPE "StaffRole" AS ENUM ('staff', 'admin');
 -- AlterTable. The accounts an earlier version made could all do everything the app offered: the oldest one
 -- becomes the store's first admin, so that someone can manage keys and staff in the app after the upgrade.
 ALTER TABLE "staff" ADD COLUMN "role" "StaffRole" NOT NULL DEFAULT 'staff';
-UPDATE "staff" SET "role" = 'admin' WHERE "id" = (SELECT MIN("id") FROM "staff");
+UPDATE "staff" SET "role" = 'admin' WHERE "id" = (SELECT MIN("id") FROM "staff" WHERE "disabled_at" IS NULL);
 
 -- AlterTable: who created a key, as the keys page shows it.
 ALTER TABLE "api_keys" ADD COLUMN "created_by" TEXT;

@@ -5,7 +5,7 @@
 -- Staff roles. The accounts an earlier version made could all do everything the app offered: the oldest one
 -- becomes the store's first admin, so that someone can manage keys and staff in the app after the upgrade.
 ALTER TABLE "staff" ADD COLUMN "role" TEXT NOT NULL DEFAULT 'staff' CHECK ("role" IN ('staff', 'admin'));
-UPDATE "staff" SET "role" = 'admin' WHERE "id" = (SELECT MIN("id") FROM "staff");
+UPDATE "staff" SET "role" = 'admin' WHERE "id" = (SELECT MIN("id") FROM "staff" WHERE "disabled_at" IS NULL);
 
 -- Who created a key, as the keys page shows it.
 ALTER TABLE "api_keys" ADD COLUMN "created_by" TEXT;
