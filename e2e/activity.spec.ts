@@ -71,6 +71,23 @@ async function tabTo(page: Page, target: Locator): Promise<void> {
   throw new Error("the element was never reached by Tab");
 }
 
+/** How a record's exact time reads: "Nov 24, 2026, 8:05:51 AM UTC". */
+const EXACT_TIME = /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2}\s?[AP]M \S+$/;
+
+/** The Activity page's live status, and that the list of records is not in any live region itself. */
+async function expectStatus(page: Page, text: string | RegExp): Promise<void> {
+  const status = page.getByRole("status").filter({ hasText: text });
+  await expect(status).toHaveText(text);
+  await expect(status).toHaveCount(1);
+  const list = page.getByTestId("activity");
+  if ((await list.count()) > 0) {
+    const live = await list.evaluate((element) =>
+      Boolean(element.closest('[aria-live], [role="status"], [role="log"], [role="alert"]')),
+    );
+    expect(live, "the list of records is outside every live region").toBe(false);
+  }
+}
+
 function catalogueOf(pet: MadePet): string {
   return `/admin?${new URLSearchParams({ limit: "20", q: pet.name, pet: pet.id })}`;
 }
@@ -99,6 +116,9 @@ test("a pet's History shows the status another staff member set, and a change ma
       new RegExp(` added ${pet.name} \\(#${pet.id}\\)$`),
     ]);
     await expect(history.locator("time").first()).toHaveAttribute("datetime", /^\d{4}-\d{2}-\d{2}T/);
+    // The exact time is shown, not only in a title keyboard and touch users cannot reach.
+    await expect(history.getByTestId("record-exact-time").first()).toBeVisible();
+    await expect(history.getByTestId("record-exact-time").first()).toHaveText(EXACT_TIME);
 
     await expect(statusButton(staff, "pending")).toHaveAttribute("aria-disabled", "false");
     await statusButton(staff, "pending").click();
@@ -128,6 +148,7 @@ test("an admin filters the Activity page, keeps the filters in the URL, and expo
   await expect(page.getByRole("heading", { name: "Activity", level: 1 })).toBeVisible();
   await expect(page.getByRole("link", { name: "Activity" })).toHaveAttribute("aria-current", "page");
   await expect(page.getByTestId("activity-record").first()).toBeVisible();
+  await expectStatus(page, /^\d+ records?, newest first\.$/);
   await expectNoAxeViolations(page, "the Activity page");
 
   await page.getByLabel("Pet id").fill(pet.id);
@@ -140,7 +161,11 @@ test("an admin filters the Activity page, keeps the filters in the URL, and expo
     new RegExp(` marked ${pet.name} \\(#${pet.id}\\) sold$`),
     new RegExp(` marked ${pet.name} \\(#${pet.id}\\) pending$`),
   ]);
-  await expect(page.getByTestId("activity-record").first().locator("time")).toHaveAttribute("title", /\d{4}/);
+  await expectStatus(page, "2 records matching these filters, newest first.");
+  const time = page.getByTestId("activity-record").first().locator("time");
+  await expect(time).toHaveAttribute("datetime", /^\d{4}-\d{2}-\d{2}T/);
+  await expect(time.getByTestId("record-exact-time")).toBeVisible();
+  await expect(time.getByTestId("record-exact-time")).toHaveText(EXACT_TIME);
   await expectNoAxeViolations(page, "the Activity page, filtered");
 
   // The URL is the state: a reload shows the same records, the filters still chosen.
@@ -195,6 +220,7 @@ test("the Activity page's filters and paging work by keyboard alone", async ({ p
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL((url) => (url.searchParams.get("actor") ?? "").startsWith("staff:"));
   await expect(page.getByText("No records match these filters.")).toBeVisible();
+  await expectStatus(page, "No records match these filters.");
   await tabTo(page, page.getByRole("link", { name: "Clear" }));
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL((url) => url.search === "");
@@ -205,6 +231,7 @@ test("the Activity page's filters and paging work by keyboard alone", async ({ p
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL((url) => url.searchParams.has("cursor"));
   await expect(summaries).toHaveText([/ pending$/, new RegExp(` added ${pet.name} \\(#${pet.id}\\)$`)]);
+  await expectStatus(page, "2 older records matching these filters, newest first.");
   await expect(page.getByRole("link", { name: "Older" })).toHaveCount(0);
   await tabTo(page, page.getByRole("link", { name: "Newest" }));
   await page.keyboard.press("Enter");
@@ -219,6 +246,7 @@ test.describe("the Activity page at phone width", () => {
     const pet = await makePet(request, uniqueName("Pangolin with a rather long name to wrap"));
     await signInAs(page, E2E_ADMIN, `/admin/activity?pet=${pet.id}`);
     await expect(page.getByTestId("activity-record")).toHaveCount(1);
+    await expect(page.getByTestId("record-exact-time")).toBeVisible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     const targets = [

@@ -109,6 +109,8 @@ test.describe("the API keys page", () => {
     await expect(page.getByRole("status").filter({ hasText: "Revoked" })).toContainText(`Revoked “${name}”`);
     await expect(keyItem(page, name)).toContainText("Revoked");
     await expect(keyItem(page, name).getByRole("button")).toHaveCount(0);
+    // The Revoke button has gone: the focus is on the key's name, not lost to the page's body.
+    await expect(keyItem(page, name).getByRole("heading", { name, exact: true })).toBeFocused();
     expect((await request.get(match![2], { headers: { Authorization: `Bearer ${key}` } })).status()).toBe(401);
   });
 
@@ -165,6 +167,8 @@ test.describe("the API keys page", () => {
     await expect(dialog.getByRole("button", { name: "Revoke key" })).toBeFocused();
     await page.keyboard.press("Enter");
     await expect(keyItem(page, name)).toContainText("Revoked");
+    await expect(keyItem(page, name).getByRole("heading", { name, exact: true })).toBeFocused();
+    expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe("none");
   });
 
   test("a staff member who is not an admin gets the 403 page, and no keys", async ({ page }) => {

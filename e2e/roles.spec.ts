@@ -104,13 +104,26 @@ test.describe("an admin on the Staff page", () => {
     await expect(card.getByTestId("staff-role")).toHaveText("staff");
     await expect(card.getByTestId("staff-state")).toHaveText("active");
 
-    await card.getByRole("button", { name: "Make admin" }).click();
+    // Giving the admin role asks first too, saying what it gives; Cancel changes nothing.
+    const heading = card.getByRole("heading", { name: email, exact: true });
+    const dialog = page.getByRole("dialog");
+    await card.getByRole("button", { name: "Make admin…" }).click();
+    await expect(dialog).toHaveAccessibleName(`Make ${email} an admin?`);
+    await expect(dialog).toHaveAccessibleDescription(
+      "They will be able to manage API keys, staff accounts and see the activity log.",
+    );
+    await expectNoAxeViolations(page, "the Make admin confirmation");
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(card.getByTestId("staff-role")).toHaveText("staff");
+    await card.getByRole("button", { name: "Make admin…" }).click();
+    await dialog.getByRole("button", { name: "Make admin", exact: true }).click();
     await expect(card.getByRole("status")).toHaveText(`${email} is now an admin.`);
     await expect(card.getByTestId("staff-role")).toHaveText("admin");
+    await expect(heading).toBeFocused();
 
     // Taking the role away asks first; Cancel changes nothing.
     await card.getByRole("button", { name: "Make staff member…" }).click();
-    const dialog = page.getByRole("dialog");
     await expect(dialog).toHaveAccessibleName(`Make ${email} a staff member?`);
     await expectNoAxeViolations(page, "the confirmation dialog");
     await dialog.getByRole("button", { name: "Cancel" }).click();
@@ -125,6 +138,8 @@ test.describe("an admin on the Staff page", () => {
     await dialog.getByRole("button", { name: "Disable", exact: true }).click();
     await expect(card.getByTestId("staff-state")).toHaveText("disabled");
     await expect(card.getByRole("status")).toHaveText(`${email} is disabled and signed out everywhere.`);
+    // Disable… has gone (Enable took its place): the focus is on the account's heading, not the page's body.
+    await expect(heading).toBeFocused();
     await card.getByRole("button", { name: "Enable" }).click();
     await expect(card.getByTestId("staff-state")).toHaveText("active");
 
@@ -189,6 +204,16 @@ test.describe("an admin on the Staff page", () => {
     await expect(dialog).toHaveCount(0);
     await expect(card.getByTestId("staff-state")).toHaveText("active");
     await expect(card.getByRole("button", { name: "Disable…" })).toBeFocused(); // back where it was
+
+    // Confirmed, the focus goes to the account's heading, shown by its ring.
+    await page.keyboard.press("Enter");
+    await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
+    await page.keyboard.press("Tab");
+    await expect(dialog.getByRole("button", { name: "Disable", exact: true })).toBeFocused();
+    await page.keyboard.press("Enter");
+    await expect(card.getByTestId("staff-state")).toHaveText("disabled");
+    await expect(card.getByRole("heading", { name: email, exact: true })).toBeFocused();
+    expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe("none");
   });
 });
 
@@ -214,6 +239,15 @@ test.describe("the Staff page at phone width", () => {
     await page.screenshot({ path: testInfo.outputPath("phone-staff-password-dialog.png") });
     await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).tap();
     await expect(page.getByRole("dialog")).toHaveCount(0);
+    await card.getByRole("button", { name: "Make admin…" }).tap();
+    const confirmation = page.getByRole("dialog");
+    await expect(confirmation).toHaveAccessibleName(/ an admin\?$/);
+    for (const button of await confirmation.getByRole("button").all())
+      expect((await button.boundingBox())!.height, await button.innerText()).toBeGreaterThanOrEqual(44);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    await expectNoAxeViolations(page, "the Make admin confirmation at 390 px");
+    await confirmation.getByRole("button", { name: "Cancel" }).tap();
+    await expect(confirmation).toHaveCount(0);
     await page.screenshot({ path: testInfo.outputPath("phone-staff-page.png"), fullPage: true });
   });
 });

@@ -55,6 +55,23 @@ function filtersOf(searchParams: URLSearchParams): URLSearchParams {
   return filters;
 }
 
+/**
+ * What the live status says once a page has arrived: a count, or why there is nothing. It is empty while a page
+ * loads, so that the same words after the next change are announced again.
+ */
+function statusOf(count: number | undefined, { older, filtered }: { older: boolean; filtered: boolean }): string {
+  if (count === undefined) return "";
+  if (count === 0) {
+    return older
+      ? "No older records."
+      : filtered
+        ? "No records match these filters."
+        : "Nothing has been recorded yet.";
+  }
+  const records = `${count} ${older ? "older " : ""}record${count === 1 ? "" : "s"}`;
+  return `${records}${filtered ? " matching these filters" : ""}, newest first.`;
+}
+
 export function ActivityLog({ actors, actions }: { actors: ActorOption[]; actions: string[] }) {
   const searchParams = useSearchParams();
   const router = useRouter();
@@ -70,6 +87,9 @@ export function ActivityLog({ actors, actions }: { actors: ActorOption[]; action
   });
   const heading = useRef<HTMLHeadingElement>(null);
   const filtered = ["actor", "action", "pet"].some((name) => filters.has(name));
+  const shown = query.isError || query.isPlaceholderData || navigating ? undefined : query.data?.records.length;
+  const empty = shown === 0;
+  const status = statusOf(shown, { older: Boolean(cursor), filtered });
 
   const go = (href: string) =>
     startTransition(() => {
@@ -91,7 +111,17 @@ export function ActivityLog({ actors, actions }: { actors: ActorOption[]; action
 
       <FilterForm key={filters.toString()} actors={actors} actions={actions} filters={filters} onApply={go} />
 
-      <div aria-live="polite" aria-busy={query.isFetching || navigating} className="mt-6">
+      <div aria-busy={query.isFetching || navigating} className="mt-6">
+        {/* The one live part: a line saying what the list now holds, never the records themselves. */}
+        <p
+          role="status"
+          data-testid="activity-status"
+          className={
+            empty ? "rounded-md border border-dashed border-slate-300 p-6 text-center text-slate-700" : "sr-only"
+          }
+        >
+          {status}
+        </p>
         {query.isError ? (
           <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
             <p>The activity could not be loaded: {query.error.message}</p>
@@ -99,15 +129,7 @@ export function ActivityLog({ actors, actions }: { actors: ActorOption[]; action
           </div>
         ) : !query.data ? (
           <p className="text-sm text-slate-600">Loading the activity…</p>
-        ) : query.data.records.length === 0 ? (
-          <p className="rounded-md border border-dashed border-slate-300 p-6 text-center text-slate-700">
-            {cursor
-              ? "No older records."
-              : filtered
-                ? "No records match these filters."
-                : "Nothing has been recorded yet."}
-          </p>
-        ) : (
+        ) : query.data.records.length === 0 ? null : (
           <ol className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white" data-testid="activity">
             {query.data.records.map((record) => (
               <ActivityItem key={record.id} record={record} />

@@ -4,10 +4,20 @@ import { useSyncExternalStore } from "react";
 import type { ActivityRecord } from "@/lib/client/activity-api";
 
 // How one record of the activity log reads, on the Activity page and in a pet's History: its summary, and when
-// it happened as a <time> that says it relatively ("5 minutes ago") with the exact instant on hover.
+// it happened as a <time> that says it relatively ("5 minutes ago") and, in smaller text below, the exact instant
+// with its time zone: shown, not in a title, so that keyboard and touch users read it too.
 
 const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
 const exact = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "medium" });
+const exactWithZone = new Intl.DateTimeFormat("en", {
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "numeric",
+  minute: "2-digit",
+  second: "2-digit",
+  timeZoneName: "short",
+});
 
 const steps: [Intl.RelativeTimeFormatUnit, number][] = [
   ["second", 60],
@@ -48,10 +58,12 @@ function readClock(): number {
 export function RecordTime({ at }: { at: string }) {
   const now = useSyncExternalStore(subscribeToClock, readClock, readClock);
   const date = new Date(at);
-  const full = `${exact.format(date)} (${at})`;
   return (
-    <time dateTime={at} title={full} className="whitespace-nowrap">
-      {sinceText(date, now)}
+    <time dateTime={at}>
+      <span className="whitespace-nowrap">{sinceText(date, now)}</span>{" "}
+      <span className="block text-xs text-slate-600" data-testid="record-exact-time">
+        {exactWithZone.format(date)}
+      </span>
     </time>
   );
 }

@@ -9,7 +9,8 @@ import { createKey, fetchKeys, keysQueryKey, revokeKey, type NewKey } from "@/li
 
 // The API keys page: every key (newest first) with who made it, its use and its getPet calls; a form that
 // creates a key and shows it once, with a Copy button and a curl line to try it; revocation after a
-// confirmation naming the key. The admin app's own key is marked and not revoked here (the README says why).
+// confirmation naming the key, after which the focus goes to that key's name (its Revoke button is gone). The
+// admin app's own key is marked and not revoked here (the README says why).
 
 const primaryButton =
   "min-h-11 rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 disabled:opacity-60 " +
@@ -198,12 +199,16 @@ function KeyState({ apiKey }: { apiKey: KeyView }) {
   );
 }
 
+const keyHeadingId = (id: KeyView["id"]) => `key-${String(id)}-name`;
+
 function KeyItem({ apiKey, onRevoke }: { apiKey: KeyView; onRevoke: (key: KeyView) => void }) {
   const adminApp = apiKey.purpose === "admin_app";
   return (
     <li className="rounded-lg border border-slate-200 bg-white p-4" data-testid={`key-${apiKey.id}`}>
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h3 className="text-base font-semibold wrap-anywhere">{apiKey.name}</h3>
+        <h3 id={keyHeadingId(apiKey.id)} tabIndex={-1} className={`text-base font-semibold wrap-anywhere ${focusRing}`}>
+          {apiKey.name}
+        </h3>
         <KeyState apiKey={apiKey} />
       </div>
       <dl className="mt-3 grid gap-x-6 gap-y-2 text-sm sm:grid-cols-2 lg:grid-cols-3">
@@ -254,11 +259,13 @@ function RevokeDialog({
   pending,
   onConfirm,
   onCancel,
+  onClosed,
 }: {
   apiKey: KeyView | undefined;
   pending: boolean;
   onConfirm: () => void;
   onCancel: () => void;
+  onClosed: () => void;
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
@@ -273,6 +280,7 @@ function RevokeDialog({
       aria-labelledby="revoke-title"
       aria-describedby="revoke-consequence"
       onCancel={onCancel}
+      onClose={onClosed}
       className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg p-5 shadow-xl backdrop:bg-slate-900/50"
     >
       {apiKey && (
@@ -303,9 +311,13 @@ export function ApiKeys({ getPetSunset }: { getPetSunset: string }) {
   const [created, setCreated] = useState<NewKey>();
   const [revoking, setRevoking] = useState<KeyView>();
   const [notice, setNotice] = useState("");
+  // The key whose heading takes the focus once the dialog has closed (and the browser has put the focus back on
+  // the Revoke button, which is about to go).
+  const focusAfterClose = useRef<KeyView["id"]>(undefined);
   const revocation = useMutation({
     mutationFn: revokeKey,
     onSuccess: ({ key, alreadyRevoked }) => {
+      focusAfterClose.current = key.id;
       setNotice(
         alreadyRevoked
           ? `“${key.name}” was already revoked (${when(key.revokedAt)}); nothing changed.`
@@ -373,6 +385,11 @@ export function ApiKeys({ getPetSunset }: { getPetSunset: string }) {
         pending={revocation.isPending}
         onConfirm={() => revoking && revocation.mutate(revoking.id)}
         onCancel={() => setRevoking(undefined)}
+        onClosed={() => {
+          const id = focusAfterClose.current;
+          focusAfterClose.current = undefined;
+          if (id !== undefined) document.getElementById(keyHeadingId(id))?.focus();
+        }}
       />
     </div>
   );

@@ -27,9 +27,9 @@ import { newStaffSchema, staffPasswordSchema } from "@/lib/auth/staff-schema";
 import { fieldErrors } from "@/lib/http/validation";
 
 // The Staff page's body, for admins (the page and every endpoint check the role on the server): every account
-// with its role and state, the changes an admin can make to it, and a form to add one. Destructive changes
-// (disabling, taking the admin role away, a new password) ask first; a refusal shows the server's message and
-// the request's id.
+// with its role and state, the changes an admin can make to it, and a form to add one. Changes of role,
+// disabling and a new password ask first; a refusal shows the server's message and the request's id. After a
+// confirmed change (or an unlock) the focus goes to the account's heading, as the button pressed may be gone.
 
 const button =
   "inline-flex min-h-11 items-center justify-center rounded-md border px-3 py-2 text-sm font-medium " +
@@ -50,6 +50,21 @@ function stateOf(account: StaffAccount): string {
 }
 
 const day = (iso: string) => iso.slice(0, 10);
+
+/** The changes that ask first, in the account's confirmation dialog. */
+type Confirmable = "disable" | "demote" | "promote";
+
+const confirmTitle: Record<Confirmable, (email: string) => string> = {
+  disable: (email) => `Disable ${email}?`,
+  demote: (email) => `Make ${email} a staff member?`,
+  promote: (email) => `Make ${email} an admin?`,
+};
+
+const confirmText: Record<Confirmable, string> = {
+  disable: "They are signed out everywhere and can no longer sign in, until an admin enables the account again.",
+  demote: "They keep the catalogue but lose API keys, staff accounts and the activity log.",
+  promote: "They will be able to manage API keys, staff accounts and see the activity log.",
+};
 
 type Outcome = { kind: "done"; message: string } | { kind: "error"; message: string; requestId?: string };
 
@@ -97,7 +112,8 @@ function AccountCard({ account, isYou }: { account: StaffAccount; isYou: boolean
   const queryClient = useQueryClient();
   const [outcome, setOutcome] = useState<Outcome>();
   const confirm = useRef<HTMLDialogElement>(null);
-  const [confirming, setConfirming] = useState<"disable" | "demote">();
+  const [confirming, setConfirming] = useState<Confirmable>();
+  const heading = useRef<HTMLHeadingElement>(null);
   const passwordDialog = useRef<HTMLDialogElement>(null);
   const titleId = `staff-${account.id}-email`;
 
@@ -115,7 +131,13 @@ function AccountCard({ account, isYou }: { account: StaffAccount; isYou: boolean
       await queryClient.invalidateQueries({ queryKey: STAFF_QUERY_KEY });
     },
     onError: (error) => setOutcome(outcomeOf(error)),
-    onSettled: () => confirm.current?.close(),
+    onSettled: (changed, _error, what) => {
+      const confirmed = confirm.current?.open ?? false;
+      // Closing puts the focus back on the button that opened the dialog; once the change is made that button
+      // may be gone (Disable… becomes Enable, Unlock goes), so the focus moves on to the account's heading.
+      confirm.current?.close();
+      if (changed && (confirmed || what.kind === "unlock")) heading.current?.focus();
+    },
   });
 
   const run = (what: Parameters<typeof change.mutate>[0]) => {
@@ -123,7 +145,7 @@ function AccountCard({ account, isYou }: { account: StaffAccount; isYou: boolean
     setOutcome(undefined);
     change.mutate(what);
   };
-  const ask = (what: "disable" | "demote") => {
+  const ask = (what: Confirmable) => {
     setOutcome(undefined);
     setConfirming(what);
     confirm.current?.showModal();
@@ -138,7 +160,7 @@ function AccountCard({ account, isYou }: { account: StaffAccount; isYou: boolean
       className="rounded-lg border border-slate-200 bg-white p-4"
       data-testid="staff-account"
     >
-      <h3 id={titleId} className="font-medium break-all">
+      <h3 id={titleId} ref={heading} tabIndex={-1} className={`font-medium break-all ${focusRing}`}>
         {account.email}
         {isYou ? <span className="ml-2 text-sm font-normal text-slate-600">(you)</span> : null}
       </h3>
@@ -158,10 +180,10 @@ function AccountCard({ account, isYou }: { account: StaffAccount; isYou: boolean
         <button
           type="button"
           aria-disabled={change.isPending}
-          onClick={() => (otherRole === "staff" ? ask("demote") : run({ kind: "role", role: "admin" }))}
+          onClick={() => ask(otherRole === "staff" ? "demote" : "promote")}
           className={plainButton}
         >
-          {otherRole === "admin" ? "Make admin" : "Make staff member…"}
+          {otherRole === "admin" ? "Make admin…" : "Make staff member…"}
         </button>
         {account.disabledAt ? (
           <button
@@ -214,12 +236,10 @@ function AccountCard({ account, isYou }: { account: StaffAccount; isYou: boolean
         className={dialogClass}
       >
         <h2 id={`${titleId}-confirm-title`} className="text-lg font-semibold break-all">
-          {confirming === "disable" ? `Disable ${account.email}?` : `Make ${account.email} a staff member?`}
+          {confirmTitle[confirming ?? "disable"](account.email)}
         </h2>
         <p id={`${titleId}-confirm-text`} className="mt-2 text-sm text-slate-700">
-          {confirming === "disable"
-            ? "They are signed out everywhere and can no longer sign in, until an admin enables the account again."
-            : "They keep the catalogue but lose API keys, staff accounts and the activity log."}
+          {confirmText[confirming ?? "disable"]}
           {isYou ? " This is your own account." : ""}
         </p>
         <div className="mt-4 flex flex-wrap justify-end gap-2">
@@ -229,10 +249,16 @@ function AccountCard({ account, isYou }: { account: StaffAccount; isYou: boolean
           <button
             type="button"
             aria-disabled={change.isPending}
-            onClick={() => run(confirming === "disable" ? { kind: "disable" } : { kind: "role", role: "staff" })}
-            className={dangerButton}
+            onClick={() =>
+              run(
+                confirming === "disable"
+                  ? { kind: "disable" }
+                  : { kind: "role", role: confirming === "promote" ? "admin" : "staff" },
+              )
+            }
+            className={confirming === "promote" ? primaryButton : dangerButton}
           >
-            {confirming === "disable" ? "Disable" : `Make ${roleName("staff")}`}
+            {confirming === "disable" ? "Disable" : `Make ${roleName(confirming === "promote" ? "admin" : "staff")}`}
           </button>
         </div>
       </dialog>

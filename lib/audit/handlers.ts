@@ -36,11 +36,15 @@ function beforeIdOf(cursor: string | undefined): bigint | undefined {
   return id;
 }
 
-async function page(filters: ActivityFilters, query: { limit: number; cursor?: string }): Promise<Response> {
+async function page(
+  filters: ActivityFilters,
+  query: { limit: number; cursor?: string },
+  shape: (record: ActivityRecord) => object = (record) => record,
+): Promise<Response> {
   const { records, more } = await listActivity({ ...filters, limit: query.limit, beforeId: beforeIdOf(query.cursor) });
   const last = records.at(-1);
   const headers: Record<string, string> = more && last ? { "X-Next-Cursor": encodeCursor(BigInt(last.id)) } : {};
-  return json(records, { headers });
+  return json(records.map(shape), { headers });
 }
 
 // GET /admin/api/activity — a page of the activity log, newest first
@@ -57,11 +61,19 @@ export const activityHandler: Handler<SignedInCaller> = async ({ url }) => {
 const historyQuerySchema = activityQuerySchema.omit({ actor: true, action: true, pet: true });
 const petPathSchema = z.object({ petId: petIdSchema });
 
+/**
+ * A record as any staff member may read it in a pet's history: without the client's address and the request's id,
+ * which say where admins and API clients work from; the admins' own log keeps them.
+ */
+function historyRecord({ clientAddress: _address, requestId: _requestId, ...record }: ActivityRecord) {
+  return record;
+}
+
 // GET /admin/api/pets/{petId}/history — one pet's records, newest first (a deleted pet's too)
 export const petHistoryHandler: Handler<SignedInCaller> = async ({ url, params }) => {
   const { petId } = parseOrThrow(petPathSchema, params, "invalid_path", "Invalid path");
   const query = parseOrThrow(historyQuerySchema, queryOf(url), "invalid_query", "Invalid query");
-  return page({ pet: String(petId) }, query);
+  return page({ pet: String(petId) }, query, historyRecord);
 };
 
 const exportQuerySchema = z.strictObject(activityFilterShape, {

@@ -16,7 +16,10 @@ export type ActivityRecord = {
   summary: string;
 };
 
-export type ActivityPage = { records: ActivityRecord[]; nextCursor?: string };
+export type ActivityPage<Item = ActivityRecord> = { records: Item[]; nextCursor?: string };
+
+/** A record of a pet's history: its endpoint, open to any staff member, leaves out where the change came from. */
+export type PetHistoryRecord = Omit<ActivityRecord, "clientAddress" | "requestId">;
 
 export const ACTIVITY_KEY = ["activity"] as const;
 
@@ -24,20 +27,22 @@ export function petHistoryKey(id: string) {
   return ["pet-history", id] as const;
 }
 
-async function fetchPage(path: string): Promise<ActivityPage> {
+async function fetchPage<Item>(path: string): Promise<ActivityPage<Item>> {
   const { body, headers } = await call(path);
-  return { records: body as ActivityRecord[], nextCursor: headers.get("x-next-cursor") ?? undefined };
+  return { records: body as Item[], nextCursor: headers.get("x-next-cursor") ?? undefined };
 }
 
 /** One page of the log; `query` holds the filters, the cursor and the limit, as the endpoint takes them. */
 export function fetchActivityPage(query: URLSearchParams): Promise<ActivityPage> {
-  return fetchPage(`/admin/api/activity${query.size > 0 ? `?${query}` : ""}`);
+  return fetchPage<ActivityRecord>(`/admin/api/activity${query.size > 0 ? `?${query}` : ""}`);
 }
 
 /** A pet's own records, newest first; `cursor` for the older ones. */
-export function fetchPetHistory(id: string, cursor?: string): Promise<ActivityPage> {
+export function fetchPetHistory(id: string, cursor?: string): Promise<ActivityPage<PetHistoryRecord>> {
   const query = new URLSearchParams(cursor ? { cursor } : {});
-  return fetchPage(`/admin/api/pets/${encodeURIComponent(id)}/history${query.size > 0 ? `?${query}` : ""}`);
+  return fetchPage<PetHistoryRecord>(
+    `/admin/api/pets/${encodeURIComponent(id)}/history${query.size > 0 ? `?${query}` : ""}`,
+  );
 }
 
 /** The CSV download of the records these filters select (a plain link: the browser saves the stream itself). */
