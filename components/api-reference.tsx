@@ -1,32 +1,89 @@
 "use client";
 
 import Script from "next/script";
-import { useRef } from "react";
+import { useEffect, useRef, useState, useSyncExternalStore } from "react";
+import { accessibleDocsPlugin } from "@/components/api-reference-plugin";
+import { withThisServer } from "@/lib/client/api-servers";
 
 type SwaggerUIBundle = (options: {
-  url: string;
+  spec: unknown;
   domNode: HTMLElement;
   deepLinking: boolean;
   tryItOutEnabled: boolean;
+  validatorUrl: null;
+  syntaxHighlight: { theme: string };
+  plugins: unknown[];
 }) => unknown;
 
-/** Swagger UI (swagger-ui-dist, served by /docs/assets) rendering the live OpenAPI document. */
+const noSubscription = () => () => {};
+
+/** This server's API base URL: known in the browser only (the server renders the bare path). */
+export function ThisServerApi() {
+  return useSyncExternalStore(
+    noSubscription,
+    () => `${window.location.origin}/v1`,
+    () => "/v1",
+  );
+}
+
+/**
+ * Swagger UI (swagger-ui-dist: its script served by /docs/assets, its CSS imported by app/docs/docs.css)
+ * rendering the live OpenAPI document, with this server first among the servers so that "Try it out" calls
+ * the server the page came from (the CSP's connect-src 'self' allows exactly that), and the fixes of
+ * api-reference-plugin.ts and app/docs/docs.css.
+ */
 export function ApiReference({ specUrl }: { specUrl: string }) {
   const container = useRef<HTMLDivElement>(null);
+  const [state, setState] = useState<"loading" | "ready" | "failed">("loading");
+
+  // Swagger UI's dark theme is a class on <html>; it follows the system's colour scheme while this page is open.
+  useEffect(() => {
+    const dark = window.matchMedia("(prefers-color-scheme: dark)");
+    const follow = () => document.documentElement.classList.toggle("dark-mode", dark.matches);
+    follow();
+    dark.addEventListener("change", follow);
+    return () => {
+      dark.removeEventListener("change", follow);
+      document.documentElement.classList.remove("dark-mode");
+    };
+  }, []);
+
+  async function start() {
+    const bundle = (window as unknown as { SwaggerUIBundle?: SwaggerUIBundle }).SwaggerUIBundle;
+    try {
+      const response = await fetch(specUrl);
+      if (!bundle || !container.current || !response.ok) throw new Error(`the document answered ${response.status}`);
+      bundle({
+        spec: withThisServer(await response.json(), window.location.origin),
+        domNode: container.current,
+        deepLinking: true,
+        // Every operation opens ready to execute: no "Try it out" click first.
+        tryItOutEnabled: true,
+        validatorUrl: null,
+        // Swagger UI's default code theme (agate) has 3.4 : 1 numbers; obsidian's colours all reach 4.5 : 1.
+        syntaxHighlight: { theme: "obsidian" },
+        plugins: [accessibleDocsPlugin],
+      });
+      setState("ready");
+    } catch {
+      setState("failed");
+    }
+  }
+
   return (
     <>
-      {/* eslint-disable-next-line @next/next/no-css-tags -- Swagger UI's CSS, served like its script */}
-      <link rel="stylesheet" href="/docs/assets/swagger-ui.css" />
+      {state !== "ready" && (
+        <main className="docs-loading">
+          <h1>API reference</h1>
+          <p role="status">
+            {state === "loading" ? "Loading the API reference…" : "The API reference could not be loaded. "}
+            {state === "failed" && <a href={specUrl}>Read the OpenAPI document itself.</a>}
+          </p>
+        </main>
+      )}
+      {/* Swagger UI renders its own <main> (the operations) in here. */}
       <div ref={container} />
-      <Script
-        src="/docs/assets/swagger-ui-bundle.js"
-        strategy="afterInteractive"
-        onReady={() => {
-          const bundle = (window as unknown as { SwaggerUIBundle?: SwaggerUIBundle }).SwaggerUIBundle;
-          if (bundle && container.current)
-            bundle({ url: specUrl, domNode: container.current, deepLinking: true, tryItOutEnabled: false });
-        }}
-      />
+      <Script src="/docs/assets/swagger-ui-bundle.js" strategy="afterInteractive" onReady={() => void start()} />
     </>
   );
 }
