@@ -280,7 +280,7 @@ async function measureGrowth(database: BenchDatabase, app: Server, key: string):
       const query = new URLSearchParams({ limit: "20" });
       if (status !== "any") query.set("status", status);
       if (q !== null) query.set("q", q);
-      if (page === "middle") query.set("cursor", encodeCursor(middle));
+      if (page === "middle") query.set("cursor", encodeCursor({ sort: "id", id: middle }));
       progress(`${database.provider} growth ${pets} ${page} ${status} ${q ?? ""}`);
       measured.push(
         await load({
