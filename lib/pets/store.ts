@@ -106,45 +106,28 @@ function nameKey(provider: "sqlite" | "postgresql", column: string): string {
   return provider === "postgresql" ? `lower(${column} COLLATE "C")` : `${column} COLLATE NOCASE`;
 }
 
-/** How many FTS5 matches SQLite sorts by name itself; past this, it walks the name index (see matchingIds). */
-const SORTED_MATCHES_LIMIT = 2_000;
-
 /**
  * The ids of the first `take` pets after `after` in the order asked for, whose name contains `q` (ignoring case)
- * when given. PostgreSQL: ILIKE, which a pg_trgm GIN index answers for three characters or more; the planner
- * chooses between walking the order's index until a page of matches turns up and sorting the index's matches.
+ * when given. PostgreSQL: ILIKE, which a pg_trgm GIN index answers for three characters or more; in id order the
+ * planner chooses between walking the primary key until a page of matches turns up and sorting the index's matches.
  * SQLite: for three characters or more, the FTS5 trigram table pets_search; in id order it returns its rowids (pet
- * ids) in order, so the walk stops after `take` matches. In name order SQLite sorts the matches itself when there
- * are at most SORTED_MATCHES_LIMIT of them (a bounded sort), and otherwise walks the name index testing each name
- * (matches are then at least 0.2 % of a million names, so a page turns up within a few thousand). Shorter
+ * ids) in order, so the walk stops after `take` matches. In name order, both take the matches of three characters
+ * or more from the trigram index and sort them (the cost grows with the matches, as counting them does). Shorter
  * fragments have no trigram to look up: the order's index is walked, testing each name. Ids are read as text:
  * SQLite hands raw integers back as JavaScript numbers. ORDER BY names the table's column: a bare `id` would mean
  * the select list's text `id`, sorting ids as strings ("100" before "57").
  */
 async function matchingIds(options: ListOptions & { sort: PetSort }, take: number, tx: Transaction): Promise<bigint[]> {
-  const provider = config().database.provider;
-  const { q, sort } = options;
-  const sortsMatches =
-    provider === "sqlite" &&
-    q !== undefined &&
-    [...q].length >= 3 &&
-    (sort === "name" || sort === "-name") &&
-    (await ftsMatchesUpTo(q, SORTED_MATCHES_LIMIT + 1, tx)) <= SORTED_MATCHES_LIMIT;
-  const { text, params } = listingSql(provider, options, take, { sortsMatches });
+  const { text, params } = listingSql(config().database.provider, options, take);
   const rows: { id: string }[] = await tx.$queryRawUnsafe(text, ...params);
   return rows.map((row) => BigInt(row.id));
 }
 
-/**
- * The query of matchingIds, for `provider`; `sortsMatches` (SQLite, a name order with q of 3+ characters) takes
- * the trigram table's matches and sorts them, instead of walking the name index. Exported for the tests, which
- * read its plans.
- */
+/** The query of matchingIds, for `provider`. Exported for the tests, which read its plans. */
 export function listingSql(
   provider: "sqlite" | "postgresql",
   options: ListOptions & { sort: PetSort },
   take: number,
-  { sortsMatches = false }: { sortsMatches?: boolean } = {},
 ): { text: string; params: unknown[] } {
   const { q, status, sort, after } = options;
   const sql = new Sql(provider);
@@ -152,8 +135,9 @@ export function listingSql(
   const byName = sort === "name" || sort === "-name";
   const before = descending ? "<" : ">";
   const direction = descending ? " DESC" : "";
+  const trigrams = q !== undefined && [...q].length >= 3;
 
-  if (provider === "sqlite" && q !== undefined && [...q].length >= 3 && !byName) {
+  if (provider === "sqlite" && trigrams && !byName) {
     // The FTS5 table walks its rowids in either direction.
     const phrase = sql.param(ftsPhrase(q));
     const from = after ? ` AND pets_search.rowid ${before} ${sql.param(after.id)}` : "";
@@ -167,29 +151,42 @@ export function listingSql(
   }
 
   const where: string[] = [];
-  if (q !== undefined) {
+  let prefix = "";
+  let table = "pets";
+  if (trigrams && byName) {
+    // The search's matches, from its trigram index, sorted by name here: walking the name index instead would
+    // test names until a page of matches turned up, and a name search's matches sit together in name order
+    // ("Ziggy 1" … "Ziggy 100"), possibly at the far end of the walk.
+    const matches =
+      provider === "postgresql"
+        ? `SELECT id, name FROM pets WHERE name ILIKE ${sql.param(containsPattern(q))}`
+        : `SELECT pets.id, pets.name FROM pets_search JOIN pets ON pets.id = pets_search.rowid
+           WHERE pets_search MATCH ${sql.param(ftsPhrase(q))}`;
+    const byStatus = status ? ` AND status = ${sql.param(status, '"PetStatus"')}` : "";
+    // MATERIALIZED keeps either planner from folding the matches back into a walk of the name index.
+    prefix = `WITH matches AS MATERIALIZED (${matches}${byStatus}) `;
+    table = "matches";
+  } else if (q !== undefined) {
     if (provider === "postgresql") where.push(`pets.name ILIKE ${sql.param(containsPattern(q))}`);
-    else if (sortsMatches)
-      where.push(`pets.id IN (SELECT rowid FROM pets_search WHERE pets_search MATCH ${sql.param(ftsPhrase(q))})`);
     else where.push(sqliteContains(sql, q));
   }
-  if (status) where.push(`pets.status = ${sql.param(status, '"PetStatus"')}`);
-  let order = `pets.id${direction}`;
+  if (status && table === "pets") where.push(`pets.status = ${sql.param(status, '"PetStatus"')}`);
+  let order = `${table}.id${direction}`;
   if (byName) {
-    const key = nameKey(provider, "pets.name");
+    const key = nameKey(provider, `${table}.name`);
     if (after) {
       const name = () => nameKey(provider, sql.param(after.name ?? "", "text"));
       // The first condition is the index's range start (SQLite takes none from the row value alone).
       where.push(`${key} ${before}= ${name()}`);
-      where.push(`(${key}, pets.id) ${before} (${name()}, ${sql.param(after.id)})`);
+      where.push(`(${key}, ${table}.id) ${before} (${name()}, ${sql.param(after.id)})`);
     }
-    order = `${key}${direction}, pets.id${direction}`;
+    order = `${key}${direction}, ${table}.id${direction}`;
   } else if (after) {
-    where.push(`pets.id ${before} ${sql.param(after.id)}`);
+    where.push(`${table}.id ${before} ${sql.param(after.id)}`);
   }
-  const idText = provider === "postgresql" ? "pets.id::text" : "CAST(pets.id AS TEXT)";
+  const idText = provider === "postgresql" ? `${table}.id::text` : `CAST(${table}.id AS TEXT)`;
   const text =
-    `SELECT ${idText} AS id FROM pets${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ` +
+    `${prefix}SELECT ${idText} AS id FROM ${table}${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ` +
     `ORDER BY ${order} LIMIT ${sql.param(take)}`;
   return { text, params: sql.params };
 }
@@ -209,16 +206,6 @@ function sqliteContains(sql: Sql, q: string): string {
   return ascii
     ? `pets.name LIKE ${sql.param(containsPattern(q))} ESCAPE '\\'`
     : `contains_folded(pets.name, ${sql.param(q.toLowerCase())})`;
-}
-
-/** How many names the trigram table matches, counting no further than `limit`. */
-async function ftsMatchesUpTo(q: string, limit: number, tx: Transaction): Promise<number> {
-  const rows: { count: number | bigint }[] = await tx.$queryRawUnsafe(
-    "SELECT count(*) AS count FROM (SELECT rowid FROM pets_search WHERE pets_search MATCH ? LIMIT ?)",
-    ftsPhrase(q),
-    limit,
-  );
-  return Number(rows[0]?.count ?? 0);
 }
 
 const noPets = (): PetCounts["byStatus"] => ({ available: 0, pending: 0, sold: 0, none: 0 });
