@@ -353,6 +353,36 @@ for (const provider of providers) {
 
     after(async () => database?.drop());
 
+    test("bulk inserts keep the counts exact; a search counts 10,000 matches exactly, then stops", async () => {
+      const key = await createKey(database.url);
+      const server = await startServer("custom", database.url);
+      try {
+        const counts = async (query: string) => {
+          const reply = await call(server.baseUrl, "GET", `/v1/pets/counts${query}`, { key });
+          assert.equal(reply.status, 200, reply.text);
+          return reply.body;
+        };
+        // i % 4 gives each status (and none) a quarter of the 2,500 numbers of each of the 8 names.
+        const quarter = BigInt(PETS / 4);
+        const byStatus = { available: quarter, pending: quarter, sold: quarter, none: quarter };
+        assert.deepEqual(await counts(""), { total: BigInt(PETS), byStatus, exact: true });
+        // "a" is in 4 of the 8 names: exactly 10,000 matches, all counted.
+        const eighth = BigInt(PETS / 8);
+        assert.deepEqual(await counts("?q=a"), {
+          total: 10_000n,
+          byStatus: { available: eighth, pending: eighth, sold: eighth, none: eighth },
+          exact: true,
+        });
+        // "2" is in 1,043 of the numbers (8,344 names); "1" in 1,447 (11,576): past the bound.
+        assert.equal((await counts("?q=2")).total, 8_344n);
+        const bounded = await counts("?q=1");
+        assert.equal(bounded.exact, false);
+        assert.equal(bounded.total, 10_001n);
+      } finally {
+        await server.stop();
+      }
+    });
+
     const explain = async (options: ListOptions & { sort: PetSort }): Promise<string> => {
       const { text, params } = listingSql(provider, options, 21);
       if (provider === "sqlite") {
