@@ -326,9 +326,10 @@ async function measureGrowth(database: BenchDatabase, app: Server, key: string):
  * The sorted orders and the counts with 1,000,000 pets, at 1 connection: the first page and a page deep into the
  * list (a cursor at the middle of the order) of newest first and both name orders, with and without a status;
  * the name orders of a search; countPets without q (the trigger-kept counts) and with q. The database holds the
- * growth table's 1,000,000 pets already, or is seeded with them.
+ * growth table's 1,000,000 pets already, or is seeded with them; it is settled first (see BenchDatabase.settle).
  */
 async function measureSorting(database: BenchDatabase, app: Server, key: string): Promise<void> {
+  await database.settle();
   const middle = await database.middleId();
   const middleName = await database.middleByName();
   const lists: { label: string; path: string }[] = [];
