@@ -3,11 +3,13 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { db, type Database } from "@/lib/db/client";
 import { signInThrottleCutoffs } from "@/lib/auth/sign-in-throttle";
 import { IDEMPOTENCY_TTL_MS } from "@/lib/idempotency";
+import { foldStatusCountDeltas } from "@/lib/pets/status-counts";
 import { oldestRateLimitWindowKept } from "@/lib/rate-limit";
 
 // Deletes the rows nothing needs any more: idempotency records past their 24 hours, rate-limit counters
 // of windows long past, expired staff sessions, sign-in counts of ended windows and sign-in locks long
-// quiet. The server runs it at start and every 10 minutes.
+// quiet; and, on PostgreSQL, folds the pet status counts' deltas into their base rows (lib/pets/status-counts.ts).
+// The server runs it at start and every 10 minutes.
 //
 // Each kind is deleted in batches: one short statement deletes at most `batchSize` rows, chosen by
 // primary key through an index on the expiry column where there is one, and commits on its own; the
@@ -27,6 +29,8 @@ export type HousekeepingReport = {
   staffSessions: Sweep;
   signInThrottles: Sweep;
   signInLocks: Sweep;
+  /** Deltas folded into the status counts; none on SQLite (0 batches), which keeps its counts directly. */
+  petStatusCountDeltas: Sweep;
 };
 
 /** Runs `deleteBatch` (which deletes at most `batchSize` rows) until a batch deletes fewer. */
@@ -99,5 +103,7 @@ export async function runHousekeeping({
         LIMIT ${batchSize})`,
   );
 
-  return { idempotencyRecords, rateLimitCounters, staffSessions, signInThrottles, signInLocks };
+  const petStatusCountDeltas = await foldStatusCountDeltas(database, batchSize);
+
+  return { idempotencyRecords, rateLimitCounters, staffSessions, signInThrottles, signInLocks, petStatusCountDeltas };
 }

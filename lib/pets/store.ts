@@ -2,6 +2,7 @@ import "server-only";
 import { recordAudit, type AuditContext } from "@/lib/audit/record";
 import { config } from "@/lib/config";
 import { db, type Transaction } from "@/lib/db/client";
+import { readStatusCounts } from "@/lib/pets/status-counts";
 import {
   petMembers,
   SEARCH_COUNT_LIMIT,
@@ -211,15 +212,16 @@ function sqliteContains(sql: Sql, q: string): string {
 const noPets = (): PetCounts["byStatus"] => ({ available: 0, pending: 0, sold: 0, none: 0 });
 
 /**
- * How many pets each status holds, and in all. Without `q`, one read of the four counts the 0009 migrations'
- * triggers keep exact. With `q`, the matches are counted (as matchingIds finds them), at most SEARCH_COUNT_LIMIT
- * + 1 of them: beyond, the answer says it is not exact and each number is a lower bound.
+ * How many pets each status holds, and in all. Without `q`, one read of the counts the 0009 migrations'
+ * triggers keep exact (lib/pets/status-counts.ts). With `q`, the matches are counted (as matchingIds finds
+ * them), at most SEARCH_COUNT_LIMIT + 1 of them: beyond, the answer says it is not exact and each number is a
+ * lower bound.
  */
 export async function countPets(q: string | undefined, tx: Transaction = db()): Promise<PetCounts> {
   const byStatus = noPets();
   let rows: { status: string; count: number | bigint | string }[];
   if (q === undefined) {
-    rows = await tx.petStatusCount.findMany({ select: { status: true, count: true } });
+    rows = await readStatusCounts(tx);
   } else {
     const provider = config().database.provider;
     const sql = new Sql(provider);

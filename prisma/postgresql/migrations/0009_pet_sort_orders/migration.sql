@@ -11,8 +11,7 @@ CREATE INDEX "pets_name_id_idx" ON "pets"(lower("name" COLLATE "C"), "id");
 
 CREATE INDEX "pets_status_name_id_idx" ON "pets"("status", lower("name" COLLATE "C"), "id");
 
--- CreateTable: how many pets each status holds ('none' for pets without one), kept exact by the triggers below
--- in the transaction that changes the pets, so a count is one read of a 4-row table.
+-- CreateTable: how many pets each status holds ('none' for pets without one), as a base plus the deltas below.
 CREATE TABLE "pet_status_counts" (
     "status" TEXT NOT NULL,
     "count" BIGINT NOT NULL,
@@ -24,35 +23,38 @@ INSERT INTO "pet_status_counts" ("status", "count")
 SELECT "statuses"."status", (SELECT count(*) FROM "pets" WHERE coalesce("pets"."status"::text, 'none') = "statuses"."status")
 FROM (VALUES ('available'), ('pending'), ('sold'), ('none')) AS "statuses"("status");
 
--- Statement-level triggers with transition tables: a bulk insert of a million pets adds to each count once, not a
--- million times. The rows a statement changes are locked in one order (by status) before they are written, so two
--- transactions moving pets between the same statuses in opposite directions wait for each other, never deadlock.
--- Concurrent changes of pets with the same status queue on that status's row until each commits.
+-- CreateTable: the changes to the counts not yet folded into the base. A trigger updating four counter rows would
+-- make every writer changing pets of one status wait for the last one's commit (the row's lock is held until
+-- then). Rows that are only ever inserted make no writer wait for another. A count is its base plus the sum of
+-- its deltas, read in one statement (one snapshot: lib/pets/status-counts.ts), and housekeeping folds the
+-- deltas into the base, a batch at a time, in one statement that deletes them and adds them to the base.
+CREATE TABLE "pet_status_count_deltas" (
+    "id" BIGSERIAL NOT NULL,
+    "status" TEXT NOT NULL,
+    "delta" BIGINT NOT NULL,
+
+    CONSTRAINT "pet_status_count_deltas_pkey" PRIMARY KEY ("id")
+);
+
+CREATE INDEX "pet_status_count_deltas_status_delta_idx" ON "pet_status_count_deltas"("status", "delta");
+
+-- Statement-level triggers with transition tables: a statement changing pets appends at most one delta per
+-- status, whatever the number of pets (a bulk insert of a million pets is one row), and none for a change that
+-- moves no pet between statuses (a new name). The delta commits or rolls back with the change itself.
 CREATE FUNCTION "pet_status_counts_follow"() RETURNS trigger LANGUAGE plpgsql
 AS E'BEGIN
   IF TG_OP = ''INSERT'' THEN
-    PERFORM 1 FROM "pet_status_counts" WHERE "status" IN (SELECT coalesce("status"::text, ''none'') FROM "new_pets")
-    ORDER BY "status" FOR UPDATE\073
-    UPDATE "pet_status_counts" AS "counts" SET "count" = "counts"."count" + "changes"."change"
-    FROM (SELECT coalesce("status"::text, ''none'') AS "status", count(*) AS "change" FROM "new_pets" GROUP BY 1) AS "changes"
-    WHERE "counts"."status" = "changes"."status"\073
+    INSERT INTO "pet_status_count_deltas" ("status", "delta")
+    SELECT coalesce("status"::text, ''none''), count(*) FROM "new_pets" GROUP BY 1\073
   ELSIF TG_OP = ''DELETE'' THEN
-    PERFORM 1 FROM "pet_status_counts" WHERE "status" IN (SELECT coalesce("status"::text, ''none'') FROM "old_pets")
-    ORDER BY "status" FOR UPDATE\073
-    UPDATE "pet_status_counts" AS "counts" SET "count" = "counts"."count" - "changes"."change"
-    FROM (SELECT coalesce("status"::text, ''none'') AS "status", count(*) AS "change" FROM "old_pets" GROUP BY 1) AS "changes"
-    WHERE "counts"."status" = "changes"."status"\073
+    INSERT INTO "pet_status_count_deltas" ("status", "delta")
+    SELECT coalesce("status"::text, ''none''), -count(*) FROM "old_pets" GROUP BY 1\073
   ELSE
-    PERFORM 1 FROM "pet_status_counts" WHERE "status" IN (SELECT "status" FROM (SELECT "status", sum("change") AS "change" FROM (
+    INSERT INTO "pet_status_count_deltas" ("status", "delta")
+    SELECT "status", sum("change") FROM (
       SELECT coalesce("status"::text, ''none'') AS "status", 1 AS "change" FROM "new_pets"
       UNION ALL SELECT coalesce("status"::text, ''none''), -1 FROM "old_pets") AS "each"
-      GROUP BY 1 HAVING sum("change") <> 0) AS "moves")
-    ORDER BY "status" FOR UPDATE\073
-    UPDATE "pet_status_counts" AS "counts" SET "count" = "counts"."count" + "moves"."change"
-    FROM (SELECT "status", sum("change") AS "change" FROM (
-      SELECT coalesce("status"::text, ''none'') AS "status", 1 AS "change" FROM "new_pets"
-      UNION ALL SELECT coalesce("status"::text, ''none''), -1 FROM "old_pets") AS "each"
-      GROUP BY 1 HAVING sum("change") <> 0) AS "moves" WHERE "counts"."status" = "moves"."status"\073
+    GROUP BY 1 HAVING sum("change") <> 0\073
   END IF\073
   RETURN NULL\073
 END\073';
@@ -66,9 +68,10 @@ FOR EACH STATEMENT EXECUTE FUNCTION "pet_status_counts_follow"();
 CREATE TRIGGER "pet_status_counts_update" AFTER UPDATE ON "pets" REFERENCING OLD TABLE AS "old_pets" NEW TABLE AS "new_pets"
 FOR EACH STATEMENT EXECUTE FUNCTION "pet_status_counts_follow"();
 
--- TRUNCATE fires no row or statement trigger of the above: it empties every count instead.
+-- TRUNCATE fires no row or statement trigger of the above: it empties every count instead. It holds pets'
+-- ACCESS EXCLUSIVE lock, so no writer of pets has a delta still uncommitted.
 CREATE FUNCTION "pet_status_counts_truncate"() RETURNS trigger LANGUAGE plpgsql
-AS E'BEGIN UPDATE "pet_status_counts" SET "count" = 0\073 RETURN NULL\073 END\073';
+AS E'BEGIN DELETE FROM "pet_status_count_deltas"\073 UPDATE "pet_status_counts" SET "count" = 0\073 RETURN NULL\073 END\073';
 
 CREATE TRIGGER "pet_status_counts_truncate" AFTER TRUNCATE ON "pets"
 FOR EACH STATEMENT EXECUTE FUNCTION "pet_status_counts_truncate"();

@@ -20,6 +20,16 @@ INSERT INTO "pet_status_counts" ("status", "count")
 SELECT "statuses"."status", (SELECT count(*) FROM "pets" WHERE coalesce("pets"."status", 'none') = "statuses"."status")
 FROM (SELECT 'available' AS "status" UNION ALL SELECT 'pending' UNION ALL SELECT 'sold' UNION ALL SELECT 'none') AS "statuses";
 
+-- CreateTable: PostgreSQL's deltas of the counts (its 0009). SQLite runs one writer at a time, so the triggers
+-- below update the counts themselves, and this table stays empty: it is here because the models are shared.
+CREATE TABLE "pet_status_count_deltas" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "status" TEXT NOT NULL,
+    "delta" BIGINT NOT NULL
+);
+
+CREATE INDEX "pet_status_count_deltas_status_delta_idx" ON "pet_status_count_deltas"("status", "delta");
+
 CREATE TRIGGER "pet_status_counts_insert" AFTER INSERT ON "pets" BEGIN
   UPDATE "pet_status_counts" SET "count" = "count" + 1 WHERE "status" = coalesce(new."status", 'none');
 END;
