@@ -145,6 +145,7 @@ for (const provider of providers) {
         staffSessions: { rows: SESSIONS_BACKLOG, batches: batchesFor(SESSIONS_BACKLOG) },
         signInThrottles: { rows: 0, batches: 1 },
         signInLocks: { rows: 0, batches: 1 },
+        petStatusCountDeltas: { rows: 0, batches: provider === "postgresql" ? 1 : 0 },
       });
       assert.deepEqual(
         (await client.idempotencyRecord.findMany({ select: { key: true } })).map(({ key }) => key).sort(),
@@ -164,6 +165,7 @@ for (const provider of providers) {
         staffSessions: { rows: 0, batches: 1 },
         signInThrottles: { rows: 0, batches: 1 },
         signInLocks: { rows: 0, batches: 1 },
+        petStatusCountDeltas: { rows: 0, batches: provider === "postgresql" ? 1 : 0 },
       });
       console.log(`housekeeping ${provider}: ${2 * BACKLOG + SESSIONS_BACKLOG} rows in ${Math.round(elapsed)} ms`);
     });

@@ -2,8 +2,12 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { databaseConfig } from "@/lib/config";
+import { createDatabase, type Database as Client } from "@/lib/db/client";
+import { runHousekeeping } from "@/lib/housekeeping";
 import { encodeCursor } from "@/lib/pets/cursor";
 import type { PetSort, PetStatus } from "@/lib/pets/schema";
+import { foldStatusCountDeltas, POSTGRES_STATUS_COUNTS } from "@/lib/pets/status-counts";
 import { listingSql, type ListOptions } from "@/lib/pets/store";
 import { assertError, call, signInStaff, type Reply } from "@/scripts/harness/http";
 import {
@@ -21,6 +25,8 @@ import {
 // every order and filter paged through to the end and compared with a sort done here, cursors that belong to
 // one order refused in another, status counts exact after any change (concurrent ones too), searches counted,
 // and the plans of the queries listPets sends, read from each database: index walks, never a sort of the table.
+// On PostgreSQL the counts are base rows plus deltas that folds move into the base: exact before, during and
+// after a fold, with writers and other folds at once.
 
 type Pet = { id: bigint; name: string; categoryId: bigint; status?: PetStatus };
 const SORTS: PetSort[] = ["id", "-id", "name", "-name"];
@@ -88,7 +94,10 @@ for (const provider of providers) {
     let database: TestDatabase;
     let server: RunningServer;
     let key: string;
+    let client: Client;
     const created: Pet[] = [];
+    /** Rows of a query run on the test database, outside the server. */
+    const sql = async <Row>(text: string): Promise<Row[]> => client.$queryRawUnsafe<Row[]>(text);
     const api = (method: string, path: string, body?: unknown) => call(server.baseUrl, method, path, { key, body });
     const create = async (pet: { name: string; categoryId: number; status?: PetStatus }): Promise<Pet> => {
       const reply = await api("POST", "/v1/pets", pet);
@@ -126,6 +135,7 @@ for (const provider of providers) {
       key = await createKey(database.url);
       await createStaff(database.url, STAFF.email, STAFF.password);
       server = await startServer("custom", database.url, { ADMIN_API_KEY: key });
+      client = createDatabase(databaseConfig(database.url));
       for (const [index, name] of NAMES.entries()) {
         const status = STATUSES[index % STATUSES.length];
         created.push(await create({ name, categoryId: index % 3, ...(status ? { status } : {}) }));
@@ -133,6 +143,7 @@ for (const provider of providers) {
     });
 
     after(async () => {
+      await client?.$disconnect();
       await server?.stop();
       await database?.drop();
     });
@@ -283,6 +294,148 @@ for (const provider of providers) {
       // Back to the catalogue the other tests know.
       const known = new Set(created.map((pet) => pet.id));
       for (const pet of everyPet) if (!known.has(pet.id)) await api("DELETE", `/v1/pets/${pet.id}`);
+      assert.deepEqual(await counts(), expectedCounts(created));
+    });
+
+    test("200 concurrent creates of one status, then creates, deletes and status changes at once: exact", async () => {
+      const crowd = await Promise.all(
+        Array.from({ length: 200 }, (_, index) => create({ name: `Same ${index}`, categoryId: 1, status: "pending" })),
+      );
+      assert.deepEqual(await counts(), expectedCounts([...created, ...crowd]));
+      if (provider === "postgresql") {
+        // Each create appended its own delta: no counter row was written, so none was waited for.
+        const deltas = await sql<{ rows: string }>(
+          `SELECT count(*)::text AS rows FROM pet_status_count_deltas WHERE status = 'pending' AND delta = 1`,
+        );
+        assert.ok(Number(deltas[0].rows) >= 200, deltas[0].rows);
+      }
+      const mixed = await Promise.all([
+        ...crowd.slice(0, 60).map((pet) => api("DELETE", `/v1/pets/${pet.id}`)),
+        ...crowd.slice(60, 140).map((pet, index) =>
+          call(server.baseUrl, "PATCH", `/v1/pets/${pet.id}`, {
+            key,
+            body: { status: [null, "sold", "available", "pending"][index % 4] },
+            headers: { "Content-Type": "application/merge-patch+json" },
+          }),
+        ),
+        ...Array.from({ length: 60 }, (_, index) =>
+          api("POST", "/v1/pets", { name: `Mixed ${index}`, categoryId: 1, status: index % 2 ? "pending" : "sold" }),
+        ),
+      ]);
+      for (const reply of mixed) assert.ok([200, 201, 204].includes(reply.status), reply.text);
+      const everyPet = (await walk("/v1/pets?limit=100")).pets;
+      assert.equal(everyPet.length, created.length + 200);
+      assert.deepEqual(await counts(), expectedCounts(everyPet));
+      const known = new Set(created.map((pet) => pet.id));
+      await Promise.all(everyPet.filter((pet) => !known.has(pet.id)).map((pet) => api("DELETE", `/v1/pets/${pet.id}`)));
+      assert.deepEqual(await counts(), expectedCounts(created));
+    });
+
+    test("the counts are exact before, during and after folds of the deltas, with writers at once", async () => {
+      const extra = await Promise.all(
+        Array.from({ length: 120 }, (_, index) => {
+          const status = STATUSES[index % STATUSES.length];
+          return create({ name: `Folded ${index}`, categoryId: 2, ...(status ? { status } : {}) });
+        }),
+      );
+      const wanted = expectedCounts([...created, ...extra]);
+      assert.deepEqual(await counts(), wanted, "before");
+      // Folds of 3 deltas a statement, two at once (as two instances would run them), while the counts are read:
+      // every read in between must give the same counts, none a delta twice or none.
+      let folding = true;
+      const folds = Promise.all([foldStatusCountDeltas(client, 3), foldStatusCountDeltas(client, 3)]).finally(
+        () => (folding = false),
+      );
+      let reads = 0;
+      while (folding || reads < 5) {
+        assert.deepEqual(await counts(), wanted, `read ${reads} during the folds`);
+        reads++;
+      }
+      const [first, second] = await folds;
+      if (provider === "postgresql") {
+        assert.ok(first.rows + second.rows >= 120, `${first.rows} + ${second.rows} folded`);
+        assert.ok(first.batches + second.batches > 2, `${first.batches} + ${second.batches} statements`);
+        console.log(`folds ran ${first.batches} + ${second.batches} statements beside ${reads} reads`);
+      } else
+        assert.deepEqual(
+          [first, second],
+          [
+            { rows: 0, batches: 0 },
+            { rows: 0, batches: 0 },
+          ],
+        );
+      assert.deepEqual(await counts(), wanted, "after");
+
+      if (provider === "postgresql") {
+        // Writers (some holding their transaction open a while, so that folds meet uncommitted deltas), folds and
+        // reads at once; each read compares the app's statement with a recount of the pets in the same statement,
+        // so in one snapshot.
+        const pool = new pg.Pool({ connectionString: database.url, max: 12 });
+        try {
+          const check = async () => {
+            const { rows } = await pool.query<{ status: string; count: string; actual: string }>(
+              `WITH kept AS (${POSTGRES_STATUS_COUNTS})
+               SELECT kept.status, kept.count,
+                 (SELECT count(*) FROM pets WHERE coalesce(pets.status::text, 'none') = kept.status)::text AS actual
+               FROM kept`,
+            );
+            assert.equal(rows.length, 4);
+            for (const row of rows) assert.equal(row.count, row.actual, `${row.status} during writes and folds`);
+          };
+          const ids = extra.map((pet) => pet.id);
+          const writer = async (worker: number) => {
+            for (let step = 0; step < 30; step++) {
+              const client = await pool.connect();
+              try {
+                await client.query("BEGIN");
+                const status = ["available", "pending", "sold", null][(worker + step) % 4];
+                await client.query(`INSERT INTO pets (name, category_id, status) VALUES ($1, 1, $2)`, [
+                  `Writer ${worker} ${step}`,
+                  status,
+                ]);
+                const id = ids[(worker * 30 + step) % ids.length];
+                if (step % 3 === 0) await client.query("DELETE FROM pets WHERE id = $1", [id]);
+                else
+                  await client.query(`UPDATE pets SET status = $1 WHERE id = $2`, [
+                    ["sold", null, "pending", "available"][(worker + step) % 4],
+                    id,
+                  ]);
+                if (step % 5 === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+                await client.query(step % 7 === 6 ? "ROLLBACK" : "COMMIT");
+              } finally {
+                client.release();
+              }
+            }
+          };
+          let writing = true;
+          const writers = Promise.all(Array.from({ length: 8 }, (_, worker) => writer(worker))).finally(
+            () => (writing = false),
+          );
+          let rounds = 0;
+          while (writing) {
+            await Promise.all([foldStatusCountDeltas(client, 5), check(), check()]);
+            rounds++;
+          }
+          await writers;
+          await check();
+          assert.ok(rounds > 1, `${rounds} rounds`);
+        } finally {
+          await pool.end();
+        }
+      }
+
+      // Housekeeping folds what is left: the delta table is empty after a run, and the counts unchanged.
+      await Promise.all(Array.from({ length: 10 }, (_, index) => create({ name: `Unfolded ${index}`, categoryId: 3 })));
+      const everyPet = (await walk("/v1/pets?limit=100")).pets;
+      const report = await runHousekeeping({ database: client });
+      if (provider === "postgresql") {
+        assert.ok(report.petStatusCountDeltas.rows >= 10, JSON.stringify(report));
+        assert.deepEqual(await sql("SELECT id FROM pet_status_count_deltas"), []);
+      } else assert.deepEqual(report.petStatusCountDeltas, { rows: 0, batches: 0 });
+      assert.deepEqual(await counts(), expectedCounts(everyPet));
+
+      const known = new Set(created.map((pet) => pet.id));
+      await Promise.all(everyPet.filter((pet) => !known.has(pet.id)).map((pet) => api("DELETE", `/v1/pets/${pet.id}`)));
       assert.deepEqual(await counts(), expectedCounts(created));
     });
 
