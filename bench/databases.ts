@@ -21,6 +21,14 @@ export type BenchDatabase = {
   append(count: number): Promise<bigint>;
   /** The id in the middle of the table, for a cursor deep into the list. */
   middleId(): Promise<bigint>;
+  /**
+   * Brings the table to the state a live database reaches soon after a bulk load: on PostgreSQL, VACUUM ANALYZE,
+   * which autovacuum would otherwise run in the middle of the measurements (sets the visibility map, so index-only
+   * scans skip the heap). Nothing on SQLite.
+   */
+  settle(): Promise<void>;
+  /** The pet in the middle of the name order (ASCII letters ignoring case), for a cursor deep into it. */
+  middleByName(): Promise<{ id: bigint; name: string }>;
   drop(): Promise<void>;
 };
 
@@ -100,6 +108,21 @@ export function sqliteDatabase(folder: string): BenchDatabase {
         sqlite.close();
       }
     },
+    settle: () => Promise.resolve(), // SQLite has no vacuum debt after an insert
+    async middleByName() {
+      const sqlite = open();
+      try {
+        const row = sqlite
+          .prepare(
+            `SELECT id, name FROM pets ORDER BY name COLLATE NOCASE, id LIMIT 1 OFFSET (SELECT count(*) / 2 FROM pets)`,
+          )
+          .safeIntegers(true)
+          .get() as { id: bigint; name: string };
+        return { id: row.id, name: row.name };
+      } finally {
+        sqlite.close();
+      }
+    },
     async drop() {
       fs.rmSync(folder, { recursive: true, force: true });
     },
@@ -155,6 +178,18 @@ export async function postgresDatabase(name: string): Promise<BenchDatabase> {
           "SELECT id FROM pets ORDER BY id LIMIT 1 OFFSET (SELECT count(*) / 2 FROM pets)",
         );
         return BigInt(rows[0].id);
+      });
+    },
+    async settle() {
+      await withClient(url, (client) => client.query("VACUUM (ANALYZE) pets"));
+    },
+    async middleByName() {
+      return withClient(url, async (client) => {
+        const { rows } = await client.query<{ id: string; name: string }>(
+          `SELECT id::text AS id, name FROM pets ORDER BY lower(name COLLATE "C"), id
+           LIMIT 1 OFFSET (SELECT count(*) / 2 FROM pets)`,
+        );
+        return { id: BigInt(rows[0].id), name: rows[0].name };
       });
     },
     async drop() {

@@ -70,12 +70,23 @@ export type FloodRow = FloodResult & {
   check: "PASS" | "FAIL";
 };
 
+/** A sorted list or a count with 1,000,000 pets, at 1 connection (BENCH_ONLY=sorting, or after the growth table). */
+export type SortingRow = {
+  database: Provider;
+  pets: number;
+  request: string;
+  p50Ms: number | null;
+  p99Ms: number | null;
+  failures: number;
+};
+
 export type Results = {
   machine: { cpu: string; cores: number; memoryGiB: number; node: string; os: string; date: string };
   settings: { durationSeconds: number; warmupSeconds: number; growthSeconds: number; catalogue: number };
   throughput: ThroughputRow[];
   peakRssMb: { server: ServerName; database: Provider | "none"; mb: number }[];
   growth: GrowthRow[];
+  sorting: SortingRow[];
   startup: ({ server: ServerName; database: Provider | "none" } & Startup)[];
   seeding: { database: Provider; pets: number; seconds: number }[];
   signInFlood: FloodRow[];
@@ -174,6 +185,18 @@ export function formatResults(results: Results): string {
       ]),
       new Set([4, 5, 6, 7, 8]),
     ),
+    "sorted orders and counts with 1,000,000 pets, 1 connection\n" +
+      table(
+        ["database", "request", "p50", "p99", "fail"],
+        results.sorting.map((row) => [
+          row.database,
+          row.request,
+          fixed(row.p50Ms, 2),
+          fixed(row.p99Ms, 2),
+          String(row.failures),
+        ]),
+        new Set([2, 3, 4]),
+      ),
     table(
       ["server", "database", "listening ms", "first 200 ms", "idle RSS MB"],
       results.startup.map((row) => [

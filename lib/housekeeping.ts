@@ -4,12 +4,14 @@ import { config } from "@/lib/config";
 import { db, type Database } from "@/lib/db/client";
 import { signInThrottleCutoffs } from "@/lib/auth/sign-in-throttle";
 import { IDEMPOTENCY_TTL_MS } from "@/lib/idempotency";
+import { foldStatusCountDeltas } from "@/lib/pets/status-counts";
 import { oldestRateLimitWindowKept } from "@/lib/rate-limit";
 
 // Deletes the rows nothing needs any more: idempotency records past their 24 hours, rate-limit counters
 // of windows long past, expired staff sessions, sign-in counts of ended windows, sign-in locks long
 // quiet, and activity records older than AUDIT_RETENTION_DAYS when it is set (the append-only trigger
-// refuses UPDATE, not DELETE). The server runs it at start and every 10 minutes.
+// refuses UPDATE, not DELETE); and, on PostgreSQL, folds the pet status counts' deltas into their base rows
+// (lib/pets/status-counts.ts). The server runs it at start and every 10 minutes.
 //
 // Each kind is deleted in batches: one short statement deletes at most `batchSize` rows, chosen by
 // primary key through an index on the expiry column where there is one, and commits on its own; the
@@ -31,6 +33,8 @@ export type HousekeepingReport = {
   signInLocks: Sweep;
   /** No batch at all when AUDIT_RETENTION_DAYS is 0: every record is kept. */
   auditEvents: Sweep;
+  /** Deltas folded into the status counts; none on SQLite (0 batches), which keeps its counts directly. */
+  petStatusCountDeltas: Sweep;
 };
 
 /** Runs `deleteBatch` (which deletes at most `batchSize` rows) until a batch deletes fewer. */
@@ -121,5 +125,15 @@ export async function runHousekeeping({
         )
       : { rows: 0, batches: 0 };
 
-  return { idempotencyRecords, rateLimitCounters, staffSessions, signInThrottles, signInLocks, auditEvents };
+  const petStatusCountDeltas = await foldStatusCountDeltas(database, batchSize);
+
+  return {
+    idempotencyRecords,
+    rateLimitCounters,
+    staffSessions,
+    signInThrottles,
+    signInLocks,
+    auditEvents,
+    petStatusCountDeltas,
+  };
 }

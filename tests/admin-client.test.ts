@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { listQuery, readView, typedSearch, viewHref, viewQuery } from "@/lib/client/catalogue-view";
+import { countsQuery, listQuery, readView, typedSearch, viewHref, viewQuery } from "@/lib/client/catalogue-view";
 import { applyPatch } from "@/lib/client/pet-cache";
 import { byField, candidate } from "@/lib/client/pet-form";
 import type { Pet } from "@/lib/pets/schema";
@@ -12,10 +12,25 @@ import type { Pet } from "@/lib/pets/schema";
 describe("the catalogue's URL", () => {
   test("q and pet are read, written after status and limit, and only q goes to listPets", () => {
     const view = readView(new URLSearchParams("status=sold&limit=50&q=%20Bis%20&cursors=abc&pet=12"));
-    assert.deepEqual(view, { status: "sold", limit: 50, q: "Bis", cursors: ["abc"], pet: "12" });
+    assert.deepEqual(view, { status: "sold", limit: 50, sort: "-id", q: "Bis", cursors: ["abc"], pet: "12" });
     assert.equal(viewQuery(view), "status=sold&limit=50&q=Bis&cursors=abc&pet=12");
     assert.equal(viewHref({ ...view, pet: undefined }), "/admin?status=sold&limit=50&q=Bis&cursors=abc");
-    assert.equal(listQuery(view), "limit=50&status=sold&q=Bis&cursor=abc");
+    assert.equal(listQuery(view), "limit=50&sort=-id&status=sold&q=Bis&cursor=abc");
+  });
+
+  test("the sort is read and written after the page size, left out when newest first, and always sent", () => {
+    const view = readView(new URLSearchParams("limit=20&sort=-name&q=Bis"));
+    assert.equal(view.sort, "-name");
+    assert.equal(viewQuery(view), "limit=20&sort=-name&q=Bis");
+    assert.equal(listQuery(view), "limit=20&sort=-name&q=Bis");
+    assert.equal(countsQuery(view), "q=Bis", "the counts follow the search, not the order");
+    for (const query of ["", "sort=", "sort=created", "sort=name,-id", "sort=-ID"]) {
+      const fallback = readView(new URLSearchParams(query));
+      assert.equal(fallback.sort, "-id", query);
+      assert.equal(viewQuery(fallback), "limit=20", query);
+      assert.equal(listQuery(fallback), "limit=20&sort=-id", query);
+      assert.equal(countsQuery(fallback), "", query);
+    }
   });
 
   test("what listPets would refuse falls back to no search and no pet", () => {
@@ -29,7 +44,7 @@ describe("the catalogue's URL", () => {
       const view = readView(new URLSearchParams(query));
       assert.equal(view.q, "", query);
       assert.equal(view.pet, undefined, query);
-      assert.equal(listQuery(view), "limit=20", query);
+      assert.equal(listQuery(view), "limit=20&sort=-id", query);
     }
     assert.equal(readView(new URLSearchParams("q=" + "é".repeat(100))).q, "é".repeat(100));
     assert.equal(readView(new URLSearchParams("pet=9223372036854775807")).pet, "9223372036854775807");

@@ -149,6 +149,7 @@ for (const provider of providers) {
         signInThrottles: { rows: 0, batches: 1 },
         signInLocks: { rows: 0, batches: 1 },
         auditEvents: { rows: 0, batches: 0 },
+        petStatusCountDeltas: { rows: 0, batches: provider === "postgresql" ? 1 : 0 },
       });
       assert.deepEqual(
         (await client.idempotencyRecord.findMany({ select: { key: true } })).map(({ key }) => key).sort(),
@@ -169,6 +170,7 @@ for (const provider of providers) {
         signInThrottles: { rows: 0, batches: 1 },
         signInLocks: { rows: 0, batches: 1 },
         auditEvents: { rows: 0, batches: 0 },
+        petStatusCountDeltas: { rows: 0, batches: provider === "postgresql" ? 1 : 0 },
       });
       console.log(`housekeeping ${provider}: ${2 * BACKLOG + SESSIONS_BACKLOG} rows in ${Math.round(elapsed)} ms`);
     });

@@ -5,16 +5,20 @@ import { useNavigate, ViewLink } from "@/components/admin/catalogue-navigation";
 import { focusRing } from "@/components/admin/form-fields";
 import { SearchBox } from "@/components/admin/search-box";
 import { StatusBadge } from "@/components/admin/status-badge";
-import { AdminRequestError, fetchPetPage, type PetPage } from "@/lib/client/admin-api";
+import { AdminRequestError, fetchPetCounts, fetchPetPage, type PetPage } from "@/lib/client/admin-api";
 import {
+  countsQuery,
   listQuery,
   PAGE_SIZES,
+  SORT_CHOICES,
   STATUS_FILTERS,
   viewHref,
   type CatalogueView,
   type PageSize,
+  type StatusFilter,
 } from "@/lib/client/catalogue-view";
-import { PETS_KEY } from "@/lib/client/pet-cache";
+import { petCountsQueryKey, PETS_KEY } from "@/lib/client/pet-cache";
+import type { PetCounts, PetSort } from "@/lib/pets/schema";
 
 export const CATALOGUE_TITLE_ID = "catalogue-title";
 
@@ -27,9 +31,39 @@ export function petLinkId(id: string): string {
   return `pet-link-${id}`;
 }
 
+/** How many pets a status chip stands for; undefined while the counts load. */
+function chipCount(counts: PetCounts | undefined, status: StatusFilter): number | undefined {
+  if (!counts) return undefined;
+  return status === "all" ? counts.total : counts.byStatus[status];
+}
+
+/** A count as the page writes it: "1,204", or "10,001+" when a search counted no further. */
+function formatCount(count: number, exact: boolean): string {
+  return `${count.toLocaleString("en")}${exact ? "" : "+"}`;
+}
+
+/** What the list holds, in words: "12 sold pets", "3 pets match 'bis'", "More than 10,000 pets match 'a'". */
+export function matchSummary(view: CatalogueView, counts: PetCounts): string {
+  const count = chipCount(counts, view.status) ?? 0;
+  const noun = `${view.status === "all" ? "" : `${view.status} `}${count === 1 ? "pet" : "pets"}`;
+  const amount = counts.exact ? count.toLocaleString("en") : `More than ${(count - 1).toLocaleString("en")}`;
+  if (!view.q) return `${amount} ${noun}`;
+  return `${amount} ${noun} ${count === 1 && counts.exact ? "matches" : "match"} '${view.q}'`;
+}
+
+const chipStyle = "inline-flex min-h-11 items-center gap-1.5 rounded-full border px-3 py-1 text-sm";
+
+const SORT_CAPTIONS: Record<PetSort, string> = {
+  "-id": "newest first",
+  id: "oldest first",
+  name: "by name, A to Z",
+  "-name": "by name, Z to A",
+};
+
 /**
- * The catalogue: the name search, status filter, page size, the table of one page (each name opening its pet's
- * panel), and paging by the API's cursor. `notice` is what the page has to say about the catalogue (a deletion).
+ * The catalogue: the name search, status filter (each chip with its count), sort, page size, how many pets match,
+ * the table of one page (each name opening its pet's panel), and paging by the API's cursor. `notice` is what the
+ * page has to say about the catalogue (a deletion).
  */
 export function Catalogue({ view, notice }: { view: CatalogueView; notice?: React.ReactNode }) {
   const navigate = useNavigate();
@@ -38,6 +72,11 @@ export function Catalogue({ view, notice }: { view: CatalogueView; notice?: Reac
     queryFn: () => fetchPetPage(listQuery(view)),
     placeholderData: keepPreviousData, // the page on screen stays there while the next one loads
   });
+  const counts = useQuery({
+    queryKey: petCountsQueryKey(countsQuery(view)),
+    queryFn: () => fetchPetCounts(countsQuery(view)),
+    placeholderData: keepPreviousData,
+  }).data;
   const page = query.data;
   const loadingAnother = query.isPlaceholderData && query.isFetching;
   const pageNumber = view.cursors.length + 1;
@@ -48,22 +87,38 @@ export function Catalogue({ view, notice }: { view: CatalogueView; notice?: Reac
         <h1 id={CATALOGUE_TITLE_ID} tabIndex={-1} className={`text-2xl font-semibold ${focusRing}`}>
           Catalogue
         </h1>
-        <label className="flex items-center gap-2 text-sm">
-          <span>Pets per page</span>
-          <select
-            value={view.limit}
-            onChange={(event) =>
-              navigate(viewHref({ ...view, limit: Number(event.target.value) as PageSize, cursors: [] }))
-            }
-            className={`rounded-md border border-slate-300 bg-white px-2 py-1 ${focusRing}`}
-          >
-            {PAGE_SIZES.map((size) => (
-              <option key={size} value={size}>
-                {size}
-              </option>
-            ))}
-          </select>
-        </label>
+        <div className="flex flex-wrap items-center gap-4">
+          <label className="flex items-center gap-2 text-sm">
+            <span>Sort by</span>
+            <select
+              value={view.sort}
+              onChange={(event) => navigate(viewHref({ ...view, sort: event.target.value as PetSort, cursors: [] }))}
+              className={`min-h-11 rounded-md border border-slate-300 bg-white px-2 py-1 ${focusRing}`}
+            >
+              {SORT_CHOICES.map(({ sort, label }) => (
+                <option key={sort} value={sort}>
+                  {label}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label className="flex items-center gap-2 text-sm">
+            <span>Pets per page</span>
+            <select
+              value={view.limit}
+              onChange={(event) =>
+                navigate(viewHref({ ...view, limit: Number(event.target.value) as PageSize, cursors: [] }))
+              }
+              className={`rounded-md border border-slate-300 bg-white px-2 py-1 ${focusRing}`}
+            >
+              {PAGE_SIZES.map((size) => (
+                <option key={size} value={size}>
+                  {size}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
       </div>
 
       <SearchBox view={view} />
@@ -72,24 +127,34 @@ export function Catalogue({ view, notice }: { view: CatalogueView; notice?: Reac
         <ul className="flex flex-wrap gap-2">
           {STATUS_FILTERS.map((status) => {
             const current = status === view.status;
+            const count = chipCount(counts, status);
             return (
               <li key={status}>
                 <ViewLink
                   href={viewHref({ ...view, status, cursors: [] })}
                   aria-current={current ? "page" : undefined}
-                  className={`inline-block rounded-full border px-3 py-1 text-sm capitalize ${focusRing} ${
+                  data-testid={`status-chip-${status}`}
+                  className={`${chipStyle} ${focusRing} ${
                     current
                       ? "border-indigo-700 bg-indigo-700 text-white"
                       : "border-slate-300 bg-white hover:bg-slate-100"
                   }`}
                 >
-                  {status}
+                  <span className="capitalize">{status}</span>
+                  {count === undefined ? null : " "}
+                  {count === undefined ? null : (
+                    <span className="font-mono text-xs tabular-nums">{formatCount(count, counts!.exact)}</span>
+                  )}
                 </ViewLink>
               </li>
             );
           })}
         </ul>
       </nav>
+
+      <p className="mt-3 min-h-5 text-sm font-medium break-words" data-testid="match-count">
+        {counts ? matchSummary(view, counts) : ""}
+      </p>
 
       {notice}
 
@@ -192,7 +257,7 @@ function PetTable({ page, dimmed, view }: { page: PetPage; dimmed: boolean; view
       }
     >
       <table className="w-full text-left text-sm">
-        <caption className="sr-only">Pets, in the order they were added; a name opens the pet</caption>
+        <caption className="sr-only">{`Pets, ${SORT_CAPTIONS[view.sort]}; a name opens the pet`}</caption>
         <thead className="bg-slate-100 text-xs tracking-wide text-slate-600 uppercase">
           <tr>
             <th scope="col" className="px-3 py-2">

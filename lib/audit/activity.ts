@@ -25,7 +25,7 @@ export const activityFilterShape = {
     .string()
     .regex(ACTOR_FILTER_PATTERN, "actor must be staff:<id>, api_key:<id>, cli, system or visitor")
     // Staff and key ids are 32-bit: a larger one names nobody, and PostgreSQL would refuse to compare it.
-    .refine((actor) => !/:/.test(actor) || Number(actor.split(":")[1]) <= INT32_MAX, {
+    .refine((actor) => !actor.includes(":") || Number(actor.split(":")[1]) <= INT32_MAX, {
       message: `actor's id must be at most ${INT32_MAX}`,
       abort: true,
     })

@@ -26,7 +26,9 @@ import { petIdSchema } from "@/lib/pets/schema";
 /** The id a cursor stands for; one this app did not issue is a 400 naming it. */
 function beforeIdOf(cursor: string | undefined): bigint | undefined {
   if (cursor === undefined) return undefined;
-  const id = decodeCursor(cursor);
+  // The activity log walks ids downwards: its cursors are the catalogue's id-order ones ("after id N").
+  const position = decodeCursor(cursor);
+  const id = position?.sort === "id" ? position.id : undefined;
   if (id === undefined) {
     throw new ApiError("invalid_query", {
       message: "Invalid query: cursor is not one this app issued; take it from an X-Next-Cursor header.",
@@ -43,7 +45,8 @@ async function page(
 ): Promise<Response> {
   const { records, more } = await listActivity({ ...filters, limit: query.limit, beforeId: beforeIdOf(query.cursor) });
   const last = records.at(-1);
-  const headers: Record<string, string> = more && last ? { "X-Next-Cursor": encodeCursor(BigInt(last.id)) } : {};
+  const headers: Record<string, string> =
+    more && last ? { "X-Next-Cursor": encodeCursor({ sort: "id", id: BigInt(last.id) }) } : {};
   return json(records.map(shape), { headers });
 }
 

@@ -1,6 +1,6 @@
 import type { FieldError } from "@/lib/http/errors";
 import { parseJson, stringifyJson } from "@/lib/http/json";
-import type { NewPet, Pet, PetPatch } from "@/lib/pets/schema";
+import type { NewPet, Pet, PetCounts, PetPatch } from "@/lib/pets/schema";
 
 // The browser's side of the admin endpoints. Bodies are /v1's own, with ids as JSON integers: they are
 // parsed with the same int64-exact parser the server uses (integers become bigint), so no id loses
@@ -63,6 +63,23 @@ export type PetPage = { pets: Pet[]; nextCursor?: string };
 export async function fetchPetPage(query: string): Promise<PetPage> {
   const { body, headers } = await call(`/admin/api/pets?${query}`);
   return { pets: body as Pet[], nextCursor: headers.get("x-next-cursor") ?? undefined };
+}
+
+/** How many pets there are, by status, matching the search when `query` has one (countPets' query string). */
+export async function fetchPetCounts(query: string): Promise<PetCounts> {
+  const { body } = await call(`/admin/api/pets/counts${query ? `?${query}` : ""}`);
+  // The int64-exact parser reads the counts as bigint; they are far below 2^53.
+  const { total, byStatus, exact } = body as { total: bigint; byStatus: Record<string, bigint>; exact: boolean };
+  return {
+    total: Number(total),
+    byStatus: {
+      available: Number(byStatus.available),
+      pending: Number(byStatus.pending),
+      sold: Number(byStatus.sold),
+      none: Number(byStatus.none),
+    },
+    exact,
+  };
 }
 
 /** A pet with the ETag of the state it was read in: what a change sends back as If-Match. */

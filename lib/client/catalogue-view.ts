@@ -1,19 +1,37 @@
 import { CURSOR_PATTERN } from "@/lib/pets/cursor";
-import { petIdSchema, petSearchSchema, petStatuses, SEARCH_MAX_LENGTH } from "@/lib/pets/schema";
+import {
+  petIdSchema,
+  petSearchSchema,
+  petSorts,
+  petStatuses,
+  SEARCH_MAX_LENGTH,
+  type PetSort,
+} from "@/lib/pets/schema";
 
 // The catalogue page's state lives in its URL, so a filtered view is a link to share and survives a
-// reload: ?status=sold&limit=50&q=bis&cursors=A.B&pet=12. `cursors` are the /v1 cursors of the pages walked
-// through to reach this one (the last is this page's); Previous drops the last, Next appends the API's next.
-// `q` is the name search, `pet` the pet whose panel is open.
+// reload: ?status=sold&limit=50&sort=name&q=bis&cursors=A.B&pet=12. `cursors` are the /v1 cursors of the pages
+// walked through to reach this one (the last is this page's); Previous drops the last, Next appends the API's
+// next. `sort` is listPets' own, left out for the admin's default (newest first, so a pet just added is at the
+// top); `q` is the name search, `pet` the pet whose panel is open.
 
 export const PAGE_SIZES = [20, 50, 100] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
 export const STATUS_FILTERS = ["all", ...petStatuses] as const;
 export type StatusFilter = (typeof STATUS_FILTERS)[number];
 
+/** The catalogue's orders, as the sort control names them, the admin's default first. */
+export const SORT_CHOICES: readonly { sort: PetSort; label: string }[] = [
+  { sort: "-id", label: "Newest first" },
+  { sort: "id", label: "Oldest first" },
+  { sort: "name", label: "Name A–Z" },
+  { sort: "-name", label: "Name Z–A" },
+];
+export const DEFAULT_SORT: PetSort = "-id";
+
 export type CatalogueView = {
   status: StatusFilter;
   limit: PageSize;
+  sort: PetSort;
   /** The name search, trimmed; "" for none. */
   q: string;
   cursors: string[];
@@ -27,12 +45,14 @@ type Params = { get(name: string): string | null };
 export function readView(params: Params): CatalogueView {
   const status = params.get("status");
   const limit = Number(params.get("limit"));
+  const sort = params.get("sort") ?? "";
   const q = searchText(params.get("q") ?? "");
   const cursors = (params.get("cursors") ?? "").split(".").filter((cursor) => CURSOR_PATTERN.test(cursor));
   const pet = petIdSchema.safeParse(params.get("pet") ?? "");
   return {
     status: (STATUS_FILTERS as readonly string[]).includes(status ?? "") ? (status as StatusFilter) : "all",
     limit: (PAGE_SIZES as readonly number[]).includes(limit) ? (limit as PageSize) : PAGE_SIZES[0],
+    sort: (petSorts as readonly string[]).includes(sort) ? (sort as PetSort) : DEFAULT_SORT,
     q: petSearchSchema.safeParse(q).success ? q : "",
     cursors,
     ...(pet.success ? { pet: String(pet.data) } : {}),
@@ -58,6 +78,7 @@ export function viewQuery(view: CatalogueView): string {
   const query = new URLSearchParams();
   if (view.status !== "all") query.set("status", view.status);
   query.set("limit", String(view.limit));
+  if (view.sort !== DEFAULT_SORT) query.set("sort", view.sort);
   if (view.q) query.set("q", view.q);
   if (view.cursors.length > 0) query.set("cursors", view.cursors.join("."));
   if (view.pet) query.set("pet", view.pet);
@@ -70,10 +91,16 @@ export function viewHref(view: CatalogueView): string {
 
 /** The /admin/api/pets query for the view's current page (the open pet does not change the list). */
 export function listQuery(view: CatalogueView): string {
-  const query = new URLSearchParams({ limit: String(view.limit) });
+  // The sort is always sent: the admin's default is not listPets' (oldest first).
+  const query = new URLSearchParams({ limit: String(view.limit), sort: view.sort });
   if (view.status !== "all") query.set("status", view.status);
   if (view.q) query.set("q", view.q);
   const cursor = view.cursors.at(-1);
   if (cursor) query.set("cursor", cursor);
   return query.toString();
+}
+
+/** The /admin/api/pets/counts query for the view: the counts follow the search, not the status or the page. */
+export function countsQuery(view: CatalogueView): string {
+  return view.q ? new URLSearchParams({ q: view.q }).toString() : "";
 }

@@ -4,9 +4,19 @@ import type { Pet, PetPatch } from "@/lib/pets/schema";
 
 // The admin app's cached copies of pets: every catalogue page under ["pets", <listPets query>] and each open pet
 // under ["pet", <id>], with the ETag it was read in. A change is shown in all of them at once, and taken back
-// from a snapshot when the server refuses it.
+// from a snapshot when the server refuses it. The counts live under ["pets", "counts", <query>], so whatever
+// refetches the pages after a change refetches the counts too.
 
 export const PETS_KEY = ["pets"] as const;
+
+export function petCountsQueryKey(query: string) {
+  return [...PETS_KEY, "counts", query] as const;
+}
+
+/** Whether a cached entry under PETS_KEY is a page (the counts are there too). */
+function isPage(data: unknown): data is PetPage {
+  return typeof data === "object" && data !== null && Array.isArray((data as { pets?: unknown }).pets);
+}
 
 export function petQueryKey(id: string) {
   return ["pet", id] as const;
@@ -27,7 +37,8 @@ export function applyPatch(pet: Pet, patch: PetPatch): Pet {
 /** The pet as some cached catalogue page shows it, to show while the pet itself loads. */
 export function petFromPages(client: QueryClient, id: string): Pet | undefined {
   for (const [, page] of client.getQueriesData<PetPage>({ queryKey: PETS_KEY })) {
-    const pet = page?.pets.find((candidate) => String(candidate.id) === id);
+    if (!isPage(page)) continue;
+    const pet = page.pets.find((candidate) => String(candidate.id) === id);
     if (pet) return pet;
   }
   return undefined;
@@ -36,7 +47,7 @@ export function petFromPages(client: QueryClient, id: string): Pet | undefined {
 /** Rewrites the pet on every cached page that shows it (`change` returning undefined removes it). */
 export function changePetInPages(client: QueryClient, id: string, change: (pet: Pet) => Pet | undefined): void {
   client.setQueriesData<PetPage>({ queryKey: PETS_KEY }, (page) => {
-    if (!page?.pets.some((pet) => String(pet.id) === id)) return page;
+    if (!isPage(page) || !page.pets.some((pet) => String(pet.id) === id)) return page;
     const pets = page.pets.flatMap((pet) => {
       if (String(pet.id) !== id) return [pet];
       const changed = change(pet);

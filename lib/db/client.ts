@@ -24,7 +24,9 @@ function open(database: DatabaseConfig): Opened {
       new PrismaBetterSqlite3({ url: database.file, timeout: 5000 }),
       database.synchronous,
     );
-    return { client: new SqliteClient({ adapter }) };
+    const client = new SqliteClient({ adapter });
+    providers.set(client, "sqlite");
+    return { client };
   }
   // Bounded waits: when PostgreSQL is away, requests fail fast with 503 instead of hanging. The pool is
   // ours rather than the adapter's so that its use can be read (lib/metrics); the client still ends it.
@@ -38,7 +40,19 @@ function open(database: DatabaseConfig): Opened {
     keepAlive: true,
   });
   const adapter = new PrismaPg(pool, { disposeExternalPool: true });
-  return { client: new PostgresClient({ adapter }) as unknown as Database, pool };
+  const client = new PostgresClient({ adapter }) as unknown as Database;
+  providers.set(client, "postgresql");
+  return { client, pool };
+}
+
+// Which database each client talks to, for the few statements written differently on each.
+const providers = new WeakMap<Database, DatabaseConfig["provider"]>();
+
+/** The provider of a client made by `db()` or `createDatabase`. */
+export function providerOf(client: Database): DatabaseConfig["provider"] {
+  const provider = providers.get(client);
+  if (!provider) throw new Error("not a client of lib/db/client");
+  return provider;
 }
 
 /** A new client for the given database; most code wants `db()`, the one client of the process. */

@@ -1,45 +1,73 @@
 import { INT64_MAX } from "@/lib/http/int64";
+import type { PetSort } from "@/lib/pets/schema";
 
-// The list's cursor, in one place: an opaque token for "the pets after this id", how it travels in a
-// `Link: <…>; rel="next"` header (RFC 8288), and how that header is read back. listPets writes both;
-// the admin app reads the header to give the browser its Next button, and checks a cursor's shape
-// before putting one from its own URL into a request. Browser-safe: no Node APIs.
+// The list's cursor, in one place: an opaque token for "the pets after this one, in this order", how it travels
+// in a `Link: <…>; rel="next"` header (RFC 8288), and how that header is read back. listPets writes both; the
+// admin app reads the header to give the browser its Next button, and checks a cursor's shape before putting
+// one from its own URL into a request. Browser-safe: no Node APIs.
+//
+// A cursor is the keyset position of the page's last pet: its sort key and id. Oldest-first cursors keep the
+// spelling they had before listPets could sort ("p1:<id>"), so a cursor issued then still continues its list;
+// the other orders write "p2:<sort>:<id>" and, for name orders, ":<name>" (the name as it is, UTF-8).
 
-const VERSION = "p1";
+/** Where a page ends: the order it is in, the last pet's id and, in a name order, its name. */
+export type CursorPosition = { sort: PetSort; id: bigint; name?: string };
 
-/** What every cursor this API issues looks like; the server's decode is the whole check. */
-export const CURSOR_PATTERN = /^[A-Za-z0-9_-]{1,200}$/;
+/** What every cursor this API issues looks like (a 200-character name fits); the server's decode is the check. */
+export const CURSOR_PATTERN = /^[A-Za-z0-9_-]{1,1200}$/;
 
 function toBase64Url(text: string): string {
-  return btoa(text).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+  const binary = Array.from(new TextEncoder().encode(text), (byte) => String.fromCharCode(byte)).join("");
+  return btoa(binary).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
 }
 
-/** The cursor of the pets after this id. */
-export function encodeCursor(lastId: bigint): string {
-  return toBase64Url(`${VERSION}:${lastId}`);
-}
-
-/** The id a cursor stands for, or undefined when it is not one this API issued. */
-export function decodeCursor(cursor: string): bigint | undefined {
-  if (!CURSOR_PATTERN.test(cursor)) return undefined;
-  let text: string;
+function fromBase64Url(cursor: string): string | undefined {
   try {
-    text = atob(cursor.replaceAll("-", "+").replaceAll("_", "/"));
+    const binary = atob(cursor.replaceAll("-", "+").replaceAll("_", "/"));
+    return new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(binary, (char) => char.charCodeAt(0)));
   } catch {
     return undefined;
   }
-  const [version, digits = ""] = text.split(":");
-  const id = version === VERSION && /^[1-9][0-9]{0,18}$/.test(digits) ? BigInt(digits) : undefined;
-  // Only the canonical spelling is accepted, so each page has exactly one cursor.
-  return id !== undefined && id <= INT64_MAX && encodeCursor(id) === cursor ? id : undefined;
 }
 
-/** The Link header to the next page: the same query, with the cursor after `lastId`. */
-export function nextPageLink(pathname: string, query: Record<string, string | undefined>, lastId: bigint): string {
+const SORTED = /^p2:(-id|name|-name):([1-9][0-9]{0,18})(?::([^]*))?$/;
+
+/** The cursor of the pets after this position. */
+export function encodeCursor(position: CursorPosition): string {
+  const { sort, id, name } = position;
+  if (sort === "id") return toBase64Url(`p1:${id}`);
+  return toBase64Url(`p2:${sort}:${id}${sort === "name" || sort === "-name" ? `:${name ?? ""}` : ""}`);
+}
+
+/** The position a cursor stands for, or undefined when it is not one this API issued. */
+export function decodeCursor(cursor: string): CursorPosition | undefined {
+  if (!CURSOR_PATTERN.test(cursor)) return undefined;
+  const text = fromBase64Url(cursor);
+  if (text === undefined) return undefined;
+  let position: CursorPosition | undefined;
+  const oldest = /^p1:([1-9][0-9]{0,18})$/.exec(text);
+  const sorted = SORTED.exec(text);
+  if (oldest) position = { sort: "id", id: BigInt(oldest[1]) };
+  else if (sorted) {
+    const [, sort, digits, name] = sorted as unknown as [string, PetSort, string, string | undefined];
+    const named = sort === "name" || sort === "-name";
+    if (named !== (name !== undefined) || (named && name === "")) return undefined;
+    position = { sort, id: BigInt(digits), ...(named ? { name } : {}) };
+  }
+  // Only the canonical spelling is accepted, so each page has exactly one cursor.
+  return position && position.id <= INT64_MAX && encodeCursor(position) === cursor ? position : undefined;
+}
+
+/** The Link header to the next page: the same query, with the cursor after `last`. */
+export function nextPageLink(
+  pathname: string,
+  query: Record<string, string | undefined>,
+  last: CursorPosition,
+): string {
   const next = new URLSearchParams();
   for (const [name, value] of Object.entries(query))
     if (value !== undefined && name !== "cursor") next.set(name, value);
-  next.set("cursor", encodeCursor(lastId));
+  next.set("cursor", encodeCursor(last));
   return `<${pathname}?${next}>; rel="next"`;
 }
 

@@ -2,15 +2,23 @@ import "server-only";
 import { z } from "zod";
 import { MERGE_PATCH_TYPES, readJsonBody } from "@/lib/http/body";
 import { conditionOf, type EntityTag } from "@/lib/http/conditional";
-import { jsonText, type EdgeContext, type Handler } from "@/lib/http/edge";
+import { json, jsonText, type EdgeContext, type Handler } from "@/lib/http/edge";
 import { ApiError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
 import { idempotency } from "@/lib/idempotency";
-import { decodeCursor, nextPageLink } from "@/lib/pets/cursor";
+import { decodeCursor, nextPageLink, type CursorPosition } from "@/lib/pets/cursor";
 import { getPetDeprecation } from "@/lib/pets/deprecation";
 import { stringifyPet, stringifyPets } from "@/lib/pets/json";
-import { listPetsQuerySchema, newPetSchema, petIdSchema, petPatchSchema } from "@/lib/pets/schema";
 import {
+  countPetsQuerySchema,
+  listPetsQuerySchema,
+  newPetSchema,
+  petIdSchema,
+  petPatchSchema,
+  type PetSort,
+} from "@/lib/pets/schema";
+import {
+  countPets,
   createPet,
   deletePet,
   findPet,
@@ -41,29 +49,47 @@ export function queryOf(url: URL): Record<string, string> {
   return query;
 }
 
-/** The id a listPets cursor stands for; a cursor this API did not issue is a 400 naming it. */
-function afterIdOf(cursor: string): bigint {
-  const id = decodeCursor(cursor);
-  if (id === undefined) {
+/**
+ * Where a listPets cursor says the page starts. A cursor this API did not issue, or one issued for another order,
+ * is a 400 naming it.
+ */
+function afterOf(cursor: string, sort: PetSort): CursorPosition {
+  const position = decodeCursor(cursor);
+  if (position === undefined) {
     throw new ApiError("invalid_query", {
       message: 'Invalid query: cursor is not one this API issued; take it from a Link rel="next" header.',
       errors: [{ path: "cursor", message: "cursor is not one this API issued" }],
     });
   }
-  return id;
+  if (position.sort !== sort) {
+    throw new ApiError("invalid_query", {
+      message:
+        `Invalid query: cursor continues the list in sort=${position.sort} order, not sort=${sort}; ` +
+        "to change the order, start again from the first page.",
+      errors: [{ path: "cursor", message: `cursor was issued for sort=${position.sort}` }],
+    });
+  }
+  return position;
 }
 
 // GET /v1/pets — listPets
 export const listPetsHandler: Handler<ApiClient> = async ({ url }) => {
   const query = parseOrThrow(listPetsQuerySchema, queryOf(url), "invalid_query", "Invalid query");
-  const afterId = query.cursor === undefined ? undefined : afterIdOf(query.cursor);
-  const page = await listPets({ limit: query.limit, status: query.status, q: query.q, afterId });
+  const { limit, status, q, sort } = query;
+  const after = query.cursor === undefined ? undefined : afterOf(query.cursor, sort);
+  const page = await listPets({ limit, status, q, sort, after });
   const last = page.pets.at(-1);
+  // The next page keeps the query as given: a sort that was left out stays out (the default, oldest first).
+  const kept = { limit: String(limit), status, q, sort: url.searchParams.has("sort") ? sort : undefined };
   const headers: Record<string, string> =
-    page.more && last
-      ? { Link: nextPageLink(url.pathname, { limit: String(query.limit), status: query.status, q: query.q }, last.id) }
-      : {};
+    page.more && last ? { Link: nextPageLink(url.pathname, kept, { sort, id: last.id, name: last.name }) } : {};
   return jsonText(stringifyPets(page.pets), { headers });
+};
+
+// GET /v1/pets/counts — countPets
+export const countPetsHandler: Handler<ApiClient> = async ({ url }) => {
+  const query = parseOrThrow(countPetsQuerySchema, queryOf(url), "invalid_query", "Invalid query");
+  return json(await countPets(query.q));
 };
 
 // POST /v1/pets — createPet

@@ -92,6 +92,22 @@ export const petSearchSchema = z
   // eslint-disable-next-line no-control-regex -- matching control characters is the point
   .refine((q) => !/[\u0000-\u001f\u007f]/.test(q), "q must be text without control characters");
 
+/**
+ * listPets' orders, as JSON:API writes a sort: a member's name, ascending, or with `-` in front, descending.
+ * `id` is the order of adding (oldest first), `-id` newest first; `name` ignores the case of ASCII letters and
+ * compares other characters by code point, the same on both databases. Ties are broken by id, in the same
+ * direction, so every order is total.
+ */
+export const petSorts = ["id", "-id", "name", "-name"] as const;
+export const petSortSchema = z.enum(petSorts, { error: `sort must be one of ${petSorts.join(", ")}` }).meta({
+  id: "PetSort",
+  description:
+    "The order of a list of pets: `id` oldest first (the default), `-id` newest first, `name` A to Z, `-name` " +
+    "Z to A. Names compare ignoring the case of ASCII letters, other characters by code point; pets with the " +
+    "same name follow in id order (descending for `-name`).",
+});
+export type PetSort = z.infer<typeof petSortSchema>;
+
 export const listPetsQuerySchema = z.strictObject(
   {
     limit: z
@@ -112,12 +128,55 @@ export const listPetsQuerySchema = z.strictObject(
         `Only pets whose name contains this text, ignoring case (1 to ${SEARCH_MAX_LENGTH} characters). ` +
         "Fragments of three or more characters are answered from an index.",
     }),
-    cursor: z.string().min(1, "cursor must not be empty").optional().meta({
-      description: 'Opaque position from a previous page\'s Link rel="next"; start from the first page without it.',
+    sort: petSortSchema.default("id").meta({
+      description:
+        "The order: `id` (oldest first, the default), `-id` (newest first), `name` (A to Z) or `-name` (Z to A).",
+    }),
+    cursor: z
+      .string()
+      .min(1, "cursor must not be empty")
+      .optional()
+      .meta({
+        description:
+          'Opaque position from a previous page\'s Link rel="next"; start from the first page without it. A cursor ' +
+          "continues only the order it was issued in.",
+      }),
+  },
+  { error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "invalid query") },
+);
+
+/** How many matching pets a search counts at most: counting is then bounded however common the text. */
+export const SEARCH_COUNT_LIMIT = 10_000;
+
+export const countPetsQuerySchema = z.strictObject(
+  {
+    q: petSearchSchema.optional().meta({
+      description:
+        `Count only pets whose name contains this text, ignoring case, as listPets' \`q\` (1 to ${SEARCH_MAX_LENGTH} ` +
+        `characters). At most ${SEARCH_COUNT_LIMIT.toLocaleString("en")} matches are counted: beyond, \`exact\` is ` +
+        "false and the numbers are lower bounds.",
     }),
   },
   { error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "invalid query") },
 );
+
+const countSchema = z.number().int().min(0);
+
+/** countPets' answer. */
+export const petCountsSchema = z
+  .object({
+    total: countSchema.meta({ description: "How many pets there are (that match `q`, when given)." }),
+    byStatus: z
+      .object({ available: countSchema, pending: countSchema, sold: countSchema, none: countSchema })
+      .meta({ description: "The same, by status; `none` counts the pets without a status." }),
+    exact: z.boolean().meta({
+      description:
+        "Always true without `q`. False when a search matched more pets than are counted: each number is then a " +
+        "lower bound.",
+    }),
+  })
+  .meta({ id: "PetCounts", description: "How many pets there are, by status." });
+export type PetCounts = z.infer<typeof petCountsSchema>;
 
 export const petIdSchema = z
   .string()

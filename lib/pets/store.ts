@@ -2,7 +2,17 @@ import "server-only";
 import { recordAudit, type AuditContext } from "@/lib/audit/record";
 import { config } from "@/lib/config";
 import { db, type Transaction } from "@/lib/db/client";
-import { petMembers, type NewPet, type Pet, type PetPatch, type PetStatus } from "@/lib/pets/schema";
+import { readStatusCounts } from "@/lib/pets/status-counts";
+import {
+  petMembers,
+  SEARCH_COUNT_LIMIT,
+  type NewPet,
+  type Pet,
+  type PetCounts,
+  type PetPatch,
+  type PetSort,
+  type PetStatus,
+} from "@/lib/pets/schema";
 
 // Reads and writes of pets over Prisma, knowing nothing of HTTP. Each takes an optional transaction to
 // run in (a caller that must record something with the change hands one in). Every change writes its
@@ -31,34 +41,45 @@ function toVersioned({ version, ...row }: PetRow & { version: number }): Version
 
 export type PetPage = { pets: Pet[]; more: boolean };
 
-export type ListOptions = { limit: number; status?: PetStatus; q?: string; afterId?: bigint };
+export type ListOptions = {
+  limit: number;
+  status?: PetStatus;
+  q?: string;
+  /** The order; oldest first (ascending id) when absent. */
+  sort?: PetSort;
+  /** The last pet of the previous page, in this order: its id and, in a name order, its name. */
+  after?: { id: bigint; name?: string };
+};
 
 /**
- * One page of pets in ascending id order, after the given id: an index walk on the primary key, or on
- * (status, id) when filtered, however deep the page. With `q`, only pets whose name contains it, ignoring
- * case, found through the name's own index (see matchingIds). `more` says whether pets follow.
+ * One page of pets in the order asked for, after the given pet: an index walk, however deep the page. Oldest and
+ * newest first walk the primary key, or (status, id) when filtered, forwards or backwards; name orders walk
+ * (name, id) or (status, name, id) (the 0009_pet_sort_orders migrations), from the cursor's (name, id) on. With
+ * `q`, only pets whose name contains it, ignoring case (see matchingIds). `more` says whether pets follow.
  */
 export async function listPets(options: ListOptions, tx: Transaction = db()): Promise<PetPage> {
   const take = options.limit + 1;
-  const after = options.afterId === undefined ? undefined : { gt: options.afterId };
-  if (options.q === undefined) {
+  const sort = options.sort ?? "id";
+  if (options.q === undefined && sort === "id") {
     const rows = await tx.pet.findMany({
       select: petColumns,
-      where: { status: options.status, id: after },
+      where: { status: options.status, id: options.after && { gt: options.after.id } },
       orderBy: { id: "asc" },
       take,
     });
     return { pets: rows.slice(0, options.limit).map(toPet), more: rows.length > options.limit };
   }
-  // Whether more follow is the matches' to say: a pet deleted between the two reads leaves a shorter page, never
+  // Whether more follow is the ids' to say: a pet deleted between the two reads leaves a shorter page, never
   // a page without its next link.
-  const ids = await matchingIds({ ...options, q: options.q }, take, tx);
-  const rows = await tx.pet.findMany({
-    select: petColumns,
-    where: { id: { in: ids.slice(0, options.limit) } },
-    orderBy: { id: "asc" },
+  const ids = await matchingIds({ ...options, sort }, take, tx);
+  const shown = ids.slice(0, options.limit);
+  const rows = await tx.pet.findMany({ select: petColumns, where: { id: { in: shown } } });
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  const pets = shown.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [toPet(row)] : [];
   });
-  return { pets: rows.map(toPet), more: ids.length > options.limit };
+  return { pets, more: ids.length > options.limit };
 }
 
 /** `text` as a LIKE pattern matching names that contain it, with `\` escaping LIKE's wildcards. */
@@ -66,42 +87,160 @@ function containsPattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, "\\$&")}%`;
 }
 
-/**
- * The ids of the first `take` pets after `afterId` whose name contains `q`, ignoring case, in ascending order.
- * PostgreSQL: ILIKE, which a pg_trgm GIN index answers for three characters or more. SQLite: the FTS5
- * trigram table pets_search, which returns its rowids (pet ids) in order, so the walk stops after `take`
- * matches; shorter fragments have no trigram to look up and scan the table in id order instead. Ids are read
- * as text: SQLite hands raw integers back as JavaScript numbers. ORDER BY names the table's column: a bare `id`
- * would mean the select list's text `id`, sorting ids as strings ("100" before "57"), which picks the wrong
- * pets for the page and cannot walk the primary key (both databases then sort every match).
- */
-async function matchingIds(options: ListOptions & { q: string }, take: number, tx: Transaction): Promise<bigint[]> {
-  const { q, status, afterId = 0n } = options;
-  let rows: { id: string }[];
-  if (config().database.provider === "postgresql") {
-    const byStatus = status ? ` AND status = CAST($4 AS "PetStatus")` : "";
-    const sql = `SELECT id::text AS id FROM pets WHERE name ILIKE $1 AND id > $2${byStatus} ORDER BY pets.id LIMIT $3`;
-    rows = await tx.$queryRawUnsafe(sql, containsPattern(q), afterId, take, ...(status ? [status] : []));
-  } else if ([...q].length >= 3) {
-    const phrase = `"${q.replaceAll('"', '""')}"`; // one FTS5 string: the text itself, as a phrase of its trigrams
-    const sql = status
-      ? `SELECT CAST(pets_search.rowid AS TEXT) AS id FROM pets_search JOIN pets ON pets.id = pets_search.rowid
-         WHERE pets_search MATCH ? AND pets_search.rowid > ? AND pets.status = ? ORDER BY pets_search.rowid LIMIT ?`
-      : `SELECT CAST(rowid AS TEXT) AS id FROM pets_search WHERE pets_search MATCH ? AND rowid > ?
-         ORDER BY rowid LIMIT ?`;
-    rows = await tx.$queryRawUnsafe(sql, phrase, afterId, ...(status ? [status] : []), take);
-  } else {
-    // LIKE ignores the case of ASCII letters only, which is all an ASCII fragment needs; any other fragment is
-    // matched by contains_folded (lib/db/sqlite-adapter.ts), which lower-cases as JavaScript does.
-    const ascii = !/[^\x20-\x7e]/.test(q); // q has no control characters (petSearchSchema)
-    const byStatus = status ? " AND status = ?" : "";
-    const matches = ascii ? "name LIKE ? ESCAPE '\\'" : "contains_folded(name, ?)";
-    const sql = `SELECT CAST(id AS TEXT) AS id FROM pets WHERE ${matches} AND id > ?${byStatus}
-                 ORDER BY pets.id LIMIT ?`;
-    const search = ascii ? containsPattern(q) : q.toLowerCase();
-    rows = await tx.$queryRawUnsafe(sql, search, afterId, ...(status ? [status] : []), take);
+/** A raw query's text and parameters, written in order: `param` gives each value its placeholder. */
+class Sql {
+  readonly params: unknown[] = [];
+  constructor(private readonly provider: "sqlite" | "postgresql") {}
+  param(value: unknown, cast?: string): string {
+    this.params.push(value);
+    const placeholder = this.provider === "postgresql" ? `$${this.params.length}` : "?";
+    return cast && this.provider === "postgresql" ? `CAST(${placeholder} AS ${cast})` : placeholder;
   }
+}
+
+/**
+ * The name order's key: the name with ASCII letters folded to lower case, compared byte by byte (UTF-8, so by
+ * code point). SQLite: the NOCASE collation; PostgreSQL: lower() under "C", which folds A-Z only. The indexes
+ * of the 0009 migrations are on exactly these expressions, which is what lets the planner walk them.
+ */
+function nameKey(provider: "sqlite" | "postgresql", column: string): string {
+  return provider === "postgresql" ? `lower(${column} COLLATE "C")` : `${column} COLLATE NOCASE`;
+}
+
+/**
+ * The ids of the first `take` pets after `after` in the order asked for, whose name contains `q` (ignoring case)
+ * when given. PostgreSQL: ILIKE, which a pg_trgm GIN index answers for three characters or more; in id order the
+ * planner chooses between walking the primary key until a page of matches turns up and sorting the index's matches.
+ * SQLite: for three characters or more, the FTS5 trigram table pets_search; in id order it returns its rowids (pet
+ * ids) in order, so the walk stops after `take` matches. In name order, both take the matches of three characters
+ * or more from the trigram index and sort them (the cost grows with the matches, as counting them does). Shorter
+ * fragments have no trigram to look up: the order's index is walked, testing each name. Ids are read as text:
+ * SQLite hands raw integers back as JavaScript numbers. ORDER BY names the table's column: a bare `id` would mean
+ * the select list's text `id`, sorting ids as strings ("100" before "57").
+ */
+async function matchingIds(options: ListOptions & { sort: PetSort }, take: number, tx: Transaction): Promise<bigint[]> {
+  const { text, params } = listingSql(config().database.provider, options, take);
+  const rows: { id: string }[] = await tx.$queryRawUnsafe(text, ...params);
   return rows.map((row) => BigInt(row.id));
+}
+
+/** The query of matchingIds, for `provider`. Exported for the tests, which read its plans. */
+export function listingSql(
+  provider: "sqlite" | "postgresql",
+  options: ListOptions & { sort: PetSort },
+  take: number,
+): { text: string; params: unknown[] } {
+  const { q, status, sort, after } = options;
+  const sql = new Sql(provider);
+  const descending = sort.startsWith("-");
+  const byName = sort === "name" || sort === "-name";
+  const before = descending ? "<" : ">";
+  const direction = descending ? " DESC" : "";
+  const trigrams = q !== undefined && [...q].length >= 3;
+
+  if (provider === "sqlite" && trigrams && !byName) {
+    // The FTS5 table walks its rowids in either direction.
+    const phrase = sql.param(ftsPhrase(q));
+    const from = after ? ` AND pets_search.rowid ${before} ${sql.param(after.id)}` : "";
+    const text = status
+      ? `SELECT CAST(pets_search.rowid AS TEXT) AS id FROM pets_search JOIN pets ON pets.id = pets_search.rowid
+         WHERE pets_search MATCH ${phrase}${from} AND pets.status = ${sql.param(status)}
+         ORDER BY pets_search.rowid${direction} LIMIT ${sql.param(take)}`
+      : `SELECT CAST(rowid AS TEXT) AS id FROM pets_search WHERE pets_search MATCH ${phrase}${from}
+         ORDER BY pets_search.rowid${direction} LIMIT ${sql.param(take)}`;
+    return { text, params: sql.params };
+  }
+
+  const where: string[] = [];
+  let prefix = "";
+  let table = "pets";
+  if (trigrams && byName) {
+    // The search's matches, from its trigram index, sorted by name here: walking the name index instead would
+    // test names until a page of matches turned up, and a name search's matches sit together in name order
+    // ("Ziggy 1" … "Ziggy 100"), possibly at the far end of the walk.
+    const matches =
+      provider === "postgresql"
+        ? `SELECT id, name FROM pets WHERE name ILIKE ${sql.param(containsPattern(q))}`
+        : `SELECT pets.id, pets.name FROM pets_search JOIN pets ON pets.id = pets_search.rowid
+           WHERE pets_search MATCH ${sql.param(ftsPhrase(q))}`;
+    const byStatus = status ? ` AND status = ${sql.param(status, '"PetStatus"')}` : "";
+    // MATERIALIZED keeps either planner from folding the matches back into a walk of the name index.
+    prefix = `WITH matches AS MATERIALIZED (${matches}${byStatus}) `;
+    table = "matches";
+  } else if (q !== undefined) {
+    if (provider === "postgresql") where.push(`pets.name ILIKE ${sql.param(containsPattern(q))}`);
+    else where.push(sqliteContains(sql, q));
+  }
+  if (status && table === "pets") where.push(`pets.status = ${sql.param(status, '"PetStatus"')}`);
+  let order = `${table}.id${direction}`;
+  if (byName) {
+    const key = nameKey(provider, `${table}.name`);
+    if (after) {
+      const name = () => nameKey(provider, sql.param(after.name ?? "", "text"));
+      // The first condition is the index's range start (SQLite takes none from the row value alone).
+      where.push(`${key} ${before}= ${name()}`);
+      where.push(`(${key}, ${table}.id) ${before} (${name()}, ${sql.param(after.id)})`);
+    }
+    order = `${key}${direction}, ${table}.id${direction}`;
+  } else if (after) {
+    where.push(`${table}.id ${before} ${sql.param(after.id)}`);
+  }
+  const idText = provider === "postgresql" ? `${table}.id::text` : `CAST(${table}.id AS TEXT)`;
+  const text =
+    `${prefix}SELECT ${idText} AS id FROM ${table}${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ` +
+    `ORDER BY ${order} LIMIT ${sql.param(take)}`;
+  return { text, params: sql.params };
+}
+
+/** `q` as one FTS5 string: the text itself, as a phrase of its trigrams. */
+function ftsPhrase(q: string): string {
+  return `"${q.replaceAll('"', '""')}"`;
+}
+
+/**
+ * SQLite's test of a name containing `q` without the trigram table. LIKE ignores the case of ASCII letters only,
+ * which is all an ASCII fragment needs; any other fragment is matched by contains_folded
+ * (lib/db/sqlite-adapter.ts), which lower-cases as JavaScript does.
+ */
+function sqliteContains(sql: Sql, q: string): string {
+  const ascii = !/[^\x20-\x7e]/.test(q); // q has no control characters (petSearchSchema)
+  return ascii
+    ? `pets.name LIKE ${sql.param(containsPattern(q))} ESCAPE '\\'`
+    : `contains_folded(pets.name, ${sql.param(q.toLowerCase())})`;
+}
+
+const noPets = (): PetCounts["byStatus"] => ({ available: 0, pending: 0, sold: 0, none: 0 });
+
+/**
+ * How many pets each status holds, and in all. Without `q`, one read of the counts the 0009 migrations'
+ * triggers keep exact (lib/pets/status-counts.ts). With `q`, the matches are counted (as matchingIds finds
+ * them), at most SEARCH_COUNT_LIMIT + 1 of them: beyond, the answer says it is not exact and each number is a
+ * lower bound.
+ */
+export async function countPets(q: string | undefined, tx: Transaction = db()): Promise<PetCounts> {
+  const byStatus = noPets();
+  let rows: { status: string; count: number | bigint | string }[];
+  if (q === undefined) {
+    rows = await readStatusCounts(tx);
+  } else {
+    const provider = config().database.provider;
+    const sql = new Sql(provider);
+    let matches: string;
+    if (provider === "postgresql")
+      matches = `SELECT status::text AS status FROM pets WHERE name ILIKE ${sql.param(containsPattern(q))}`;
+    else if ([...q].length >= 3)
+      matches = `SELECT pets.status AS status FROM pets_search JOIN pets ON pets.id = pets_search.rowid
+                 WHERE pets_search MATCH ${sql.param(ftsPhrase(q))}`;
+    else matches = `SELECT pets.status AS status FROM pets WHERE ${sqliteContains(sql, q)}`;
+    const text =
+      `SELECT coalesce(status, 'none') AS status, CAST(count(*) AS TEXT) AS count ` +
+      `FROM (${matches} LIMIT ${sql.param(SEARCH_COUNT_LIMIT + 1)}) AS matches GROUP BY 1`;
+    rows = await tx.$queryRawUnsafe(text, ...sql.params);
+  }
+  for (const { status, count } of rows)
+    if (Object.hasOwn(byStatus, status)) byStatus[status as keyof typeof byStatus] = Number(count);
+  const total = Object.values(byStatus).reduce((sum, count) => sum + count, 0);
+  return { total, byStatus, exact: q === undefined || total <= SEARCH_COUNT_LIMIT };
 }
 
 /** Adds a pet and its audit record, in `tx` (which the caller commits) or a transaction of its own. */

@@ -6,7 +6,14 @@ import { MAX_JSON_DEPTH } from "@/lib/http/json";
 import { errorCodes, type ErrorCode } from "@/lib/http/error-codes";
 import { errorBodySchema } from "@/lib/http/errors";
 import type { Deprecation } from "@/lib/http/deprecation";
-import { newPetSchema, petPatchSchema, petSchema, petStatusSchema } from "@/lib/pets/schema";
+import {
+  newPetSchema,
+  petCountsSchema,
+  petPatchSchema,
+  petSchema,
+  petSortSchema,
+  petStatusSchema,
+} from "@/lib/pets/schema";
 
 // The OpenAPI 3.1 document, generated: its paths from the route table (lib/v1/routes.ts), its schemas
 // from the zod schemas that validate requests (OpenAPI 3.1 schemas are JSON Schema 2020-12, which zod
@@ -39,7 +46,15 @@ export type DocumentedOperation = {
 };
 
 const registry = z.registry<{ id: string }>();
-for (const schema of [petStatusSchema, newPetSchema, petPatchSchema, petSchema, errorBodySchema]) {
+for (const schema of [
+  petStatusSchema,
+  petSortSchema,
+  newPetSchema,
+  petPatchSchema,
+  petSchema,
+  petCountsSchema,
+  errorBodySchema,
+]) {
   registry.add(schema, { id: schema.meta()!.id! });
 }
 
@@ -199,7 +214,7 @@ function buildDocument({ API_PRODUCTION_URL, API_STAGING_URL }: Config, operatio
         "",
         "- **int64**: ids and categoryIds are plain JSON integers over the whole int64 range, " +
           "never strings and never rounded.",
-        "- **Paging**: lists are in ascending id order. When more pets follow, " +
+        "- **Paging**: lists are in ascending id order unless `sort` asks for another. When more pets follow, " +
           'the response has a `Link: <…>; rel="next"` header (RFC 8288) whose URL carries an opaque `cursor`; ' +
           "the body stays a bare array.",
         "- **Statuses**: any status may follow any other (available, pending, sold, or none); there is no " +

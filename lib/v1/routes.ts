@@ -4,13 +4,22 @@ import type { Deprecation } from "@/lib/http/deprecation";
 import { getPetDeprecation } from "@/lib/pets/deprecation";
 import { MERGE_PATCH_TYPES } from "@/lib/http/body";
 import {
+  countPetsHandler,
   createPetHandler,
   deletePetHandler,
   getPetHandler,
   listPetsHandler,
   updatePetHandler,
 } from "@/lib/pets/handlers";
-import { listPetsQuerySchema, newPetSchema, petIdSchema, petPatchSchema, petSchema } from "@/lib/pets/schema";
+import {
+  countPetsQuerySchema,
+  listPetsQuerySchema,
+  newPetSchema,
+  petCountsSchema,
+  petIdSchema,
+  petPatchSchema,
+  petSchema,
+} from "@/lib/pets/schema";
 import {
   commonErrors,
   errorAnswer,
@@ -83,21 +92,45 @@ export const v1Operations: readonly V1Operation[] = [
     openapi: {
       summary: "List pets",
       description:
-        "A page of pets in ascending id order, optionally only those with one status and those whose name " +
-        'contains `q`. Follow the `Link` rel="next" header for the next page: it keeps the same filters.',
+        "A page of pets, in ascending id order (oldest first) unless `sort` asks for another, optionally only " +
+        'those with one status and those whose name contains `q`. Follow the `Link` rel="next" header for the ' +
+        "next page: it keeps the same filters and order. Every order is answered from an index, however deep the page.",
       query: listPetsQuerySchema,
       responses: {
         "200": {
           description: "A page of pets (a bare array; `[]` when none).",
           headers: {
             Link: {
-              description: 'Present when more pets follow: `</v1/pets?limit=…&q=…&cursor=…>; rel="next"`.',
+              description: 'Present when more pets follow: `</v1/pets?limit=…&q=…&sort=…&cursor=…>; rel="next"`.',
               schema: { type: "string" },
             },
             "X-Request-Id": requestIdHeader,
             ...rateLimitHeaders,
           },
           content: { "application/json": { schema: { type: "array", items: ref(petSchema) } } },
+        },
+        "400": errorAnswer(["invalid_query"]),
+        ...commonErrors,
+      },
+    },
+  },
+  {
+    method: "GET",
+    path: "/v1/pets/counts",
+    operationId: "countPets",
+    handler: countPetsHandler,
+    openapi: {
+      summary: "Count pets",
+      description:
+        "How many pets there are, in all and by status (`none`: without one), optionally only those whose name " +
+        "contains `q`. Without `q` the counts are exact and cost one read of four rows, however many pets " +
+        "there are; with `q` the matches are counted, up to a bound (see `exact`).",
+      query: countPetsQuerySchema,
+      responses: {
+        "200": {
+          description: "The counts.",
+          headers: { "X-Request-Id": requestIdHeader, ...rateLimitHeaders },
+          content: { "application/json": { schema: ref(petCountsSchema) } },
         },
         "400": errorAnswer(["invalid_query"]),
         ...commonErrors,
