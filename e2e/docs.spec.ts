@@ -71,7 +71,7 @@ test.describe("the API reference", () => {
     const answer = page.waitForResponse((response) => new URL(response.url()).pathname === "/v1/pets");
     await listPets.getByRole("button", { name: "Execute" }).click();
     const response = await answer;
-    expect(response.url()).toBe(`${baseURL}/v1/pets?limit=20&status=available`);
+    expect(response.url()).toBe(`${baseURL}/v1/pets?limit=20&status=available&sort=id`);
     expect(response.request().headers().authorization).toBe(`Bearer ${adminApiKey()}`);
     expect(response.status()).toBe(200);
     const pets = (await response.json()) as { status: string }[];
