@@ -1,8 +1,7 @@
 import fs from "node:fs";
-import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Browser, Locator, Page } from "@playwright/test";
 import { E2E_ADMIN } from "./staff-account";
-import { adminApiKey, E2E_STAFF, expect, test } from "./support";
+import { adminApiKey, E2E_STAFF, expect, test, expectNoAxeViolations } from "./support";
 
 // The activity log in the browser (issue 11): a pet's History shows a change another staff member made, and a
 // change made in the panel joins it at once; an admin filters the Activity page (the URL keeps the filters),
@@ -50,16 +49,6 @@ function statusButton(page: Page, status: string): Locator {
   return panelOf(page)
     .getByRole("group", { name: "Set the status" })
     .getByRole("button", { name: status, exact: true });
-}
-
-async function expectNoAxeViolations(page: Page, what: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const found = results.violations.map((violation) => ({
-    id: violation.id,
-    impact: violation.impact,
-    nodes: violation.nodes.map((node) => node.target.join(" ")),
-  }));
-  expect(found, `axe violations: ${what}`).toEqual([]);
 }
 
 /** Presses Tab until `target` has the focus; fails if it is never reached. */

@@ -1,20 +1,9 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
-import { adminApiKey, expect, signIn, test } from "./support";
+import { adminApiKey, expect, signIn, test, expectNoAxeViolations } from "./support";
 
 // The API reference at /docs: Swagger UI whose "Try it out" reaches this server (listed first) under the page's
 // CSP, with no axe violation of any impact in either colour scheme, usable by keyboard alone and at phone width,
 // and a way back to the app.
-
-async function expectNoAxeViolations(page: Page, what: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const found = results.violations.map((violation) => ({
-    id: violation.id,
-    impact: violation.impact,
-    nodes: violation.nodes.map((node) => node.target.join(" ")),
-  }));
-  expect(found, `axe violations: ${what}`).toEqual([]);
-}
 
 async function openDocs(page: Page): Promise<void> {
   await page.goto("/docs");

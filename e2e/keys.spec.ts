@@ -1,7 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
 import { E2E_ADMIN } from "./staff-account";
-import { E2E_STAFF, expect, test } from "./support";
+import { E2E_STAFF, expect, test, expectNoAxeViolations } from "./support";
 
 // The API keys page in Chromium: an admin creates a key (shown once, copied, its curl line tried), revokes it
 // after a confirmation naming it, and finds both in the activity log; by keyboard alone; at 390 px; axe clean.
@@ -18,15 +17,6 @@ async function signInAs(page: Page, account: { email: string; password: string }
   await page.getByLabel("Password").fill(account.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL((url) => url.pathname === target);
-}
-
-async function expectNoAxeViolations(page: Page, what: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const found = results.violations.map((violation) => ({
-    id: violation.id,
-    nodes: violation.nodes.map((node) => node.target.join(" ")),
-  }));
-  expect(found, `axe violations: ${what}`).toEqual([]);
 }
 
 const keyItem = (page: Page, name: string) =>

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
-import { adminApiKey, expect, signIn, test } from "./support";
+import { adminApiKey, expect, signIn, test, expectNoAxeViolations } from "./support";
 
 // A pet's whole life in the admin app (issue 9): its panel and its own URL, one-click status changes shown at
 // once and taken back when refused, edits with the schema's messages, deleting after a confirmation, the name
@@ -63,16 +62,6 @@ async function chooseStatus(page: Page, status: string): Promise<number> {
 /** Waits until the panel has read the pet itself (with its ETag): until then its buttons do nothing. */
 async function panelReady(page: Page): Promise<void> {
   await expect(statusButton(page, "sold")).toHaveAttribute("aria-disabled", "false");
-}
-
-async function expectNoAxeViolations(page: Page, what: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const found = results.violations.map((violation) => ({
-    id: violation.id,
-    impact: violation.impact,
-    nodes: violation.nodes.map((node) => node.target.join(" ")),
-  }));
-  expect(found, `axe violations: ${what}`).toEqual([]);
 }
 
 /** Presses Tab until `target` has the focus; fails if it is never reached. */

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Locator, Page } from "@playwright/test";
-import { expect, test } from "./support";
+import { expect, test, expectNoAxeViolations } from "./support";
 import { E2E_ADMIN, E2E_STAFF } from "./staff-account";
 
 // Roles in the browser: a staff member sees no admin sections and gets the "Admins only" page (403) at each of
@@ -22,16 +21,6 @@ async function signInAs(page: Page, account: { email: string; password: string }
   await page.getByLabel("Password").fill(account.password);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page).toHaveURL((url) => url.pathname === target);
-}
-
-async function expectNoAxeViolations(page: Page, what: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  const found = results.violations.map((violation) => ({
-    id: violation.id,
-    impact: violation.impact,
-    nodes: violation.nodes.map((node) => node.target.join(" ")),
-  }));
-  expect(found, `axe violations: ${what}`).toEqual([]);
 }
 
 /** Presses Tab until `target` has the focus, and checks the focus shows; fails if it is never reached. */

@@ -1,6 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { adminApiKey, expect, shownIds, signIn, test } from "./support";
+import { adminApiKey, expect, shownIds, signIn, test, expectNoAxeViolations } from "./support";
 
 // The catalogue's order and counts (issue 12): the sort control and its URL, newest first by default (so a pet
 // just added is at the top), each status chip's count and the sentence saying how many pets match, kept exact
@@ -37,14 +36,6 @@ async function inNameOrder(page: Page, direction: "ascending" | "descending" = "
   const sorted = [...names].sort(byName);
   if (direction === "descending") sorted.reverse();
   return names.length > 1 && names.join("\n") === sorted.join("\n");
-}
-
-async function expectNoAxeViolations(page: Page, what: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(
-    results.violations.map((violation) => ({ id: violation.id, nodes: violation.nodes.map((node) => node.target) })),
-    `axe violations: ${what}`,
-  ).toEqual([]);
 }
 
 test.describe("sorting and counts in the catalogue", () => {

@@ -1,8 +1,9 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test as base, type Page } from "@playwright/test";
 import { CHROMIUM, chromiumAvailable } from "../playwright.config";
 import { E2E_STAFF } from "./staff-account";
 
-// What the specs share: the staff account global-setup.ts creates, the server's address, signing in.
+// What the specs share: the staff account global-setup.ts creates, the server's address, signing in, axe.
 
 export { E2E_STAFF };
 
@@ -43,4 +44,15 @@ export async function shownStatuses(page: Page): Promise<string[]> {
 
 export async function shownIds(page: Page): Promise<bigint[]> {
   return (await page.getByTestId("pet-row").locator("td:nth-child(1)").allInnerTexts()).map((id) => BigInt(id.trim()));
+}
+
+/** Fails with every axe violation on the page (any impact), each with the rule, its impact and where. */
+export async function expectNoAxeViolations(page: Page, what: string): Promise<void> {
+  const results = await new AxeBuilder({ page }).analyze();
+  const found = results.violations.map((violation) => ({
+    id: violation.id,
+    impact: violation.impact,
+    nodes: violation.nodes.map((node) => node.target.join(" ")),
+  }));
+  expect(found, `axe violations: ${what}`).toEqual([]);
 }
