@@ -3,7 +3,7 @@ import { after, before, describe, test } from "node:test";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { summarise, type ActivityRecord as StoredRecord } from "@/lib/audit/activity";
-import { csvField } from "@/lib/audit/csv";
+import { csvField } from "@/lib/csv/write";
 import { AUDIT_ACTIONS } from "@/lib/audit/record";
 import { databaseConfig } from "@/lib/config";
 import { createDatabase, type Database as Client } from "@/lib/db/client";

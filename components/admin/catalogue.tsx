@@ -1,6 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { CatalogueFiles } from "@/components/admin/catalogue-files";
 import { useNavigate, ViewLink } from "@/components/admin/catalogue-navigation";
 import { focusRing } from "@/components/admin/form-fields";
 import { SearchBox } from "@/components/admin/search-box";
@@ -118,6 +119,7 @@ export function Catalogue({ view, notice }: { view: CatalogueView; notice?: Reac
               ))}
             </select>
           </label>
+          <CatalogueFiles view={view} />
         </div>
       </div>
 

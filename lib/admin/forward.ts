@@ -84,6 +84,7 @@ export async function forwardToV1(
     "etag",
     "accept-patch",
     "idempotent-replayed",
+    "content-disposition",
   ];
   for (const name of passed) {
     const value = answer.headers.get(name);

@@ -9,7 +9,7 @@ import {
   type ActivityPage,
   type ActivityRecord,
 } from "@/lib/audit/activity";
-import { csvLine } from "@/lib/audit/csv";
+import { csvLine } from "@/lib/csv/write";
 import { json, type Handler } from "@/lib/http/edge";
 import { ApiError } from "@/lib/http/errors";
 import { stringifyJson } from "@/lib/http/json";

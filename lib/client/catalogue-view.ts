@@ -104,3 +104,11 @@ export function listQuery(view: CatalogueView): string {
 export function countsQuery(view: CatalogueView): string {
   return view.q ? new URLSearchParams({ q: view.q }).toString() : "";
 }
+
+/** The /admin/api/pets/export query for the view: every pet of its status, search and order, without paging. */
+export function exportQuery(view: CatalogueView): string {
+  const query = new URLSearchParams({ sort: view.sort });
+  if (view.status !== "all") query.set("status", view.status);
+  if (view.q) query.set("q", view.q);
+  return query.toString();
+}

@@ -184,3 +184,9 @@ export const petIdSchema = z
   .transform((digits) => BigInt(digits))
   .refine((id) => id <= INT64_MAX, "petId must be at most 9223372036854775807")
   .meta({ type: "integer", format: "int64", minimum: 1, description: "Identifier of the pet." });
+
+/** exportPets' query: listPets' filters and order, without paging (the export is every pet of the view). */
+export const exportPetsQuerySchema = listPetsQuerySchema.pick({ status: true, q: true, sort: true });
+
+/** The columns of a pets CSV, exported and imported, in order. */
+export const PET_CSV_COLUMNS = ["id", "name", "categoryId", "status"] as const;

@@ -13,6 +13,7 @@ import {
 } from "@/lib/pets/handlers";
 import {
   countPetsQuerySchema,
+  exportPetsQuerySchema,
   listPetsQuerySchema,
   newPetSchema,
   petCountsSchema,
@@ -30,6 +31,7 @@ import {
   type OperationDocument,
 } from "@/lib/v1/openapi";
 import type { ApiClient } from "@/lib/v1/surface";
+import { exportPetsHandler } from "@/lib/pets/export";
 
 // The /v1 route table: every operation of the API, declared once — method, path, handler, and the
 // facts its OpenAPI document gives. Next serves these through the route files under app/v1 (each
@@ -131,6 +133,47 @@ export const v1Operations: readonly V1Operation[] = [
           description: "The counts.",
           headers: { "X-Request-Id": requestIdHeader, ...rateLimitHeaders },
           content: { "application/json": { schema: ref(petCountsSchema) } },
+        },
+        "400": errorAnswer(["invalid_query"]),
+        ...commonErrors,
+      },
+    },
+  },
+  {
+    method: "GET",
+    path: "/v1/pets/export",
+    operationId: "exportPets",
+    handler: exportPetsHandler,
+    openapi: {
+      summary: "Export pets as CSV",
+      description:
+        "Every pet of a view of the list, as one CSV download (RFC 4180, UTF-8, CRLF line ends, a header row): " +
+        "the same `status`, `q` and `sort` as listPets, in the same order, without paging. The columns are " +
+        "`id,name,categoryId,status` (an empty `status` for a pet without one); ids and categoryIds are " +
+        "written digit for digit over the whole int64 range. A name is quoted when it holds a comma, a " +
+        "semicolon, a quote or a line break, and one starting with `=`, `+`, `-`, `@` or a tab gets a leading " +
+        "`'` so that a spreadsheet never runs it as a formula. The body is streamed as the pets are read, " +
+        "page by page: a download of any size starts at once, and a client that disconnects stops the reads. " +
+        "One export is one request against the key's rate limit. Errors before the first byte are the usual " +
+        "JSON `Error` bodies; a failure mid-download cuts the body short (its last line then lacks its CRLF).",
+      query: exportPetsQuerySchema,
+      responses: {
+        "200": {
+          description: "The pets of the view, as CSV.",
+          headers: {
+            "Content-Disposition": {
+              description: 'Always `attachment; filename="pets-….csv"`, naming the view and the day.',
+              schema: { type: "string" },
+            },
+            "X-Request-Id": requestIdHeader,
+            ...rateLimitHeaders,
+          },
+          content: {
+            "text/csv": {
+              schema: { type: "string" },
+              example: 'id,name,categoryId,status\r\n1,Rex,1,available\r\n2,"Tom, the cat",2,\r\n',
+            },
+          },
         },
         "400": errorAnswer(["invalid_query"]),
         ...commonErrors,
