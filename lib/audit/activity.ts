@@ -205,8 +205,11 @@ export function summarise(record: Omit<ActivityRecord, "summary">): string {
   const details = membersOf(record.details);
   const what = (() => {
     switch (record.action as AuditAction) {
-      case "pet.created":
-        return `added ${shown(label)} (#${shown(id)})`;
+      case "pet.created": {
+        const via = membersOf(details.via);
+        const from = typeof via.import === "string" ? ` from import ${via.import}, line ${shown(via.line)}` : "";
+        return `added ${shown(label)} (#${shown(id)})${from}`;
+      }
       case "pet.updated":
         return petChanges(shown(label), shown(id), record.details);
       case "pet.deleted":

@@ -15,7 +15,13 @@ export type Actor =
   | { type: "visitor"; label: string };
 
 /** Who made a change, and from where: the client's address and the request's id, when it came over HTTP. */
-export type AuditContext = { actor: Actor; clientAddress?: string; requestId?: string };
+export type AuditContext = {
+  actor: Actor;
+  clientAddress?: string;
+  requestId?: string;
+  /** What the change was part of, kept in the record's details as `via`: a CSV import and its line. */
+  via?: { import: string; line: number };
+};
 
 export const AUDIT_ACTIONS = [
   "pet.created",
@@ -48,6 +54,11 @@ export const COMMAND_LINE: AuditContext = { actor: { type: "cli", label: "comman
 /** The app itself: the admin app's own key, the demo account made at first start. */
 export const THE_APP: AuditContext = { actor: { type: "system", label: "the app" } };
 
+function detailsOf(details: unknown, via: AuditContext["via"]): string | null {
+  if (via) return stringifyJson({ ...(details as object | undefined), via });
+  return details === undefined ? null : stringifyJson(details);
+}
+
 /** Appends one record of a change, inside the transaction that makes the change. */
 export async function recordAudit(tx: Transaction, context: AuditContext, entry: AuditEntry): Promise<void> {
   const { actor } = context;
@@ -60,7 +71,7 @@ export async function recordAudit(tx: Transaction, context: AuditContext, entry:
       targetType: entry.target.type,
       targetId: entry.target.id === undefined ? null : String(entry.target.id),
       targetLabel: entry.target.label ?? null,
-      details: entry.details === undefined ? null : stringifyJson(entry.details),
+      details: detailsOf(entry.details, context.via),
       clientAddress: context.clientAddress ?? null,
       requestId: context.requestId ?? null,
     },

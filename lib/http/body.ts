@@ -83,3 +83,27 @@ export async function readJsonBody(request: Request, mediaTypes?: string[]): Pro
     );
   }
 }
+
+/**
+ * Reads a request body of at most `limit` bytes, whatever its type (a file upload). A declared length over the
+ * limit is refused before any of the body is read, an undeclared one as soon as it passes the limit: never read
+ * whole first. `tooLarge` is the 413's message.
+ */
+export async function readLimitedBytes(request: Request, limit: number, tooLarge: string): Promise<Uint8Array> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) throw new ApiError("payload_too_large", { message: tooLarge });
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      size += chunk.value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => undefined);
+        throw new ApiError("payload_too_large", { message: tooLarge });
+      }
+      chunks.push(chunk.value);
+    }
+  }
+  return Buffer.concat(chunks, size);
+}

@@ -78,6 +78,18 @@ export const errorCodes = {
     message: "Nothing changed: the account is already in that state.",
     adminOnly: true,
   },
+  invalid_csv: {
+    status: 400,
+    message: "The file cannot be read as a CSV of pets: it needs a header row naming its columns, in UTF-8.",
+    adminOnly: true,
+  },
+  import_file_changed: {
+    status: 409,
+    message:
+      "This import was checked with another file: the file differs from the one its dry run read. Run the dry " +
+      "run again with the file you mean to import.",
+    adminOnly: true,
+  },
   admin_key_refused: {
     status: 503,
     message: "The admin app's API key was refused; retry in a moment.",

@@ -1,0 +1,11 @@
+import { signedInSurface } from "@/lib/admin/surface";
+import { edgeRoute } from "@/lib/http/edge";
+import { badRowsHandler } from "@/lib/pets/import-handlers";
+
+// A CSV import's bad rows as a CSV download, for any signed-in staff member.
+export const dynamic = "force-dynamic";
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(signedInSurface, {
+  // POST /admin/api/pets/imports/bad-rows — the file as the body; its invalid rows with an error column
+  POST: { operationId: "importBadRows", handler: badRowsHandler },
+});

@@ -1,0 +1,281 @@
+import "server-only";
+import { createHash, randomUUID } from "node:crypto";
+import type { AuditContext } from "@/lib/audit/record";
+import { candidate } from "@/lib/client/pet-form";
+import { CsvReadError, readCsv, type CsvRecord } from "@/lib/csv/read";
+import { csvLine } from "@/lib/csv/write";
+import { config } from "@/lib/config";
+import { db, type Transaction } from "@/lib/db/client";
+import { ApiError } from "@/lib/http/errors";
+import { rowMessages } from "@/lib/pets/import-messages";
+import { newPetSchema, type NewPet } from "@/lib/pets/schema";
+import { createPet } from "@/lib/pets/store";
+
+// Importing pets from a CSV file, in two steps. The dry run reads the whole file and checks every row with
+// newPetSchema, the add form's own schema, after reading each row's text as the add form reads its inputs
+// (lib/client/pet-form.ts): it writes nothing and answers what applying would do, with an import id. Applying
+// sends the same file again with that id and creates the pets of the valid rows, in batches, each pet in the same
+// transaction as its audit record (naming the staff member and `via` the import and line) and as the row of
+// pet_import_rows that says its line is done. The file's SHA-256 is the import's idempotency key: one import
+// per file, however often and however concurrently it is applied, and every apply skips the lines already done,
+// so a retried or double-submitted apply creates nothing twice and an apply cut short (a crash, a timeout) is
+// finished by applying again.
+
+/** The largest file accepted: about 40,000 pets with long names. */
+export const IMPORT_LIMIT_BYTES = 5 * 1024 * 1024;
+export const IMPORT_LIMIT_MESSAGE =
+  `The file is larger than ${IMPORT_LIMIT_BYTES / 1024 / 1024} MiB: split it into smaller files ` +
+  "(each is imported on its own).";
+
+/** Valid rows created per transaction: a 10,000-row file is 100 short transactions, not one long one. */
+export const IMPORT_BATCH_SIZE = 100;
+
+/** The columns an import reads, by their header names once lower-cased without spaces, `_` or `-`. */
+const KNOWN_COLUMNS: Record<string, "name" | "categoryId" | "status" | "id" | "error"> = {
+  name: "name",
+  categoryid: "categoryId",
+  status: "status",
+  id: "id",
+  error: "error",
+};
+
+type Columns = {
+  /** The index of each member's column in the file, and the header's own spelling of it. */
+  members: Partial<Record<"name" | "categoryId" | "status", { index: number; header: string }>>;
+  /** Columns read and left alone: `id` (new pets get new ids) and `error` (of a bad-rows file). */
+  ignored: string[];
+  /** Columns the import does not know. */
+  unknown: string[];
+};
+
+function columnsOf(header: string[]): Columns {
+  const columns: Columns = { members: {}, ignored: [], unknown: [] };
+  const seen = new Map<string, string>();
+  header.forEach((name, index) => {
+    const known = KNOWN_COLUMNS[name.toLowerCase().replace(/[\s_-]/g, "")];
+    if (!known) {
+      columns.unknown.push(name === "" ? `(column ${index + 1}, no name)` : name);
+      return;
+    }
+    const earlier = seen.get(known);
+    if (earlier !== undefined)
+      throw new ApiError("invalid_csv", {
+        message: `The header row names the ${known} column twice ("${earlier}" and "${name}"); keep one.`,
+      });
+    seen.set(known, name);
+    if (known === "id" || known === "error") columns.ignored.push(name);
+    else columns.members[known] = { index, header: name };
+  });
+  const missing = (["name", "categoryId"] as const).filter((member) => !columns.members[member]);
+  if (missing.length > 0)
+    throw new ApiError("invalid_csv", {
+      message:
+        `The header row must name the columns name and categoryId (status is optional); it lacks ` +
+        `${missing.join(" and ")}. It reads: ${header.join(", ")}.`,
+    });
+  return columns;
+}
+
+export type RowProblem = { line: number; column: string; message: string };
+
+type CheckedRow = { line: number; fields: string[]; pet?: NewPet; problems: RowProblem[] };
+
+function checkRow(record: CsvRecord, columns: Columns, width: number): CheckedRow {
+  const field = (member: "name" | "categoryId" | "status") => {
+    const column = columns.members[member];
+    return column ? (record.fields[column.index] ?? "") : "";
+  };
+  const problems: RowProblem[] = [];
+  if (record.fields.slice(width).some((extra) => extra !== ""))
+    problems.push({
+      line: record.line,
+      column: "",
+      message: `the row has ${record.fields.length} fields, but the header names ${width} columns`,
+    });
+  const status = field("status").trim().toLowerCase();
+  const result = newPetSchema.safeParse(candidate(field("name"), field("categoryId"), status));
+  if (!result.success) {
+    for (const { member, message } of rowMessages(result.error)) {
+      const column = columns.members[member as keyof Columns["members"]]?.header ?? member;
+      problems.push({ line: record.line, column, message });
+    }
+  }
+  const pet = result.success && problems.length === 0 ? result.data : undefined;
+  return { line: record.line, fields: record.fields, pet, problems };
+}
+
+type CheckedFile = {
+  sha256: string;
+  separator: "," | ";";
+  header: string[];
+  columns: Columns;
+  rows: CheckedRow[];
+};
+
+/** Reads and checks a whole file; a file that is not a CSV of pets at all is a 400 saying why. */
+function checkFile(bytes: Uint8Array): CheckedFile {
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  let table;
+  try {
+    table = readCsv(bytes);
+  } catch (error) {
+    if (error instanceof CsvReadError) throw new ApiError("invalid_csv", { message: error.message });
+    throw error;
+  }
+  const columns = columnsOf(table.header);
+  const rows = table.records.map((record) => checkRow(record, columns, table.header.length));
+  return { sha256, separator: table.separator, header: table.header, columns, rows };
+}
+
+/** What a dry run or an apply answers. */
+export type ImportReport = {
+  /** The id to apply this file with; an earlier import's when this file was applied before. */
+  importId: string;
+  sha256: string;
+  separator: "," | ";";
+  /** Rows of pets read (the header and empty rows not counted). */
+  rows: number;
+  /** Rows that pass the add form's checks. */
+  valid: number;
+  /** Rows with at least one problem: they are never imported. */
+  invalid: number;
+  /** Each problem of each invalid row, in file order. */
+  errors: RowProblem[];
+  /** Columns that are not imported: unknown ones, reported rather than dropped unnoticed. */
+  unknownColumns: string[];
+  /** Columns deliberately not imported: `id` (new pets get new ids), `error` (of a bad-rows download). */
+  ignoredColumns: string[];
+  /** Valid rows an earlier apply of this file already created. */
+  alreadyImported: number;
+  /** Valid rows an apply would create now (dry run), or created (apply). */
+  toCreate: number;
+};
+
+type DoneLines = { importId: string; lines: Set<number> };
+
+async function doneLinesOf(sha256: string, tx: Transaction = db()): Promise<DoneLines | undefined> {
+  const found = await tx.petImport.findUnique({ where: { sha256 }, select: { id: true } });
+  if (!found) return undefined;
+  const rows = await tx.petImportRow.findMany({ where: { importId: found.id }, select: { line: true } });
+  return { importId: found.id, lines: new Set(rows.map((row) => row.line)) };
+}
+
+function report(file: CheckedFile, importId: string, alreadyImported: number, toCreate: number): ImportReport {
+  const valid = file.rows.filter((row) => row.pet);
+  return {
+    importId,
+    sha256: file.sha256,
+    separator: file.separator,
+    rows: file.rows.length,
+    valid: valid.length,
+    invalid: file.rows.length - valid.length,
+    errors: file.rows.flatMap((row) => row.problems),
+    unknownColumns: file.columns.unknown,
+    ignoredColumns: file.columns.ignored,
+    alreadyImported,
+    toCreate,
+  };
+}
+
+/** The dry run: every row checked, nothing written. */
+export async function dryRunImport(bytes: Uint8Array): Promise<ImportReport> {
+  const file = checkFile(bytes);
+  const done = await doneLinesOf(file.sha256);
+  const lines = done?.lines ?? new Set<number>();
+  const toCreate = file.rows.filter((row) => row.pet && !lines.has(row.line)).length;
+  const valid = file.rows.filter((row) => row.pet).length;
+  return report(file, done?.importId ?? randomUUID(), valid - toCreate, toCreate);
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
+}
+
+/**
+ * The import this file belongs to: the one made by its first apply (whatever id this apply carries, so two dry
+ * runs of one file can never make two imports), or a new one under `importId`. An id already used for another
+ * file is a 409: the file changed since its dry run.
+ */
+async function claimImport(importId: string, sha256: string, staff: { id: number; email: string }): Promise<string> {
+  const byId = await db().petImport.findUnique({ where: { id: importId }, select: { sha256: true } });
+  if (byId && byId.sha256 !== sha256) throw new ApiError("import_file_changed");
+  if (!byId) {
+    try {
+      await db().petImport.create({
+        data: { id: importId, sha256, staffId: staff.id, staffEmail: staff.email },
+        select: { id: true },
+      });
+    } catch (error) {
+      // Another apply of this file (or of this id) got there first: theirs is the import.
+      if (!isUniqueViolation(error)) throw error;
+    }
+  }
+  const bySha = await db().petImport.findUnique({ where: { sha256 }, select: { id: true } });
+  if (!bySha) throw new ApiError("import_file_changed"); // the id was taken by another file meanwhile
+  return bySha.id;
+}
+
+/**
+ * Takes the import for the rest of the transaction, so that two applies of one file at once create each line
+ * once: PostgreSQL holds the row's lock until commit (the other apply waits, then sees the lines done); SQLite
+ * runs one write transaction at a time anyway (lib/db/sqlite-adapter.ts).
+ */
+async function holdImport(importId: string, tx: Transaction): Promise<void> {
+  if (config().database.provider === "postgresql")
+    await tx.$executeRawUnsafe("SELECT 1 FROM pet_imports WHERE id = $1 FOR UPDATE", importId);
+}
+
+/** Applies a file: creates the pets of its valid rows not yet done, a batch per transaction. */
+export async function applyImport(
+  importId: string,
+  bytes: Uint8Array,
+  staff: { id: number; email: string },
+  audit: AuditContext,
+): Promise<ImportReport> {
+  const file = checkFile(bytes);
+  const id = await claimImport(importId, file.sha256, staff);
+  const valid = file.rows.filter((row): row is CheckedRow & { pet: NewPet } => row.pet !== undefined);
+  let created = 0;
+  for (let start = 0; start < valid.length; start += IMPORT_BATCH_SIZE) {
+    const batch = valid.slice(start, start + IMPORT_BATCH_SIZE);
+    created += await db().$transaction(
+      async (tx) => {
+        await holdImport(id, tx);
+        const done = await tx.petImportRow.findMany({
+          where: { importId: id, line: { in: batch.map((row) => row.line) } },
+          select: { line: true },
+        });
+        const skipped = new Set(done.map((row) => row.line));
+        let made = 0;
+        for (const row of batch) {
+          if (skipped.has(row.line)) continue;
+          const { pet } = await createPet(row.pet, { ...audit, via: { import: id, line: row.line } }, tx);
+          await tx.petImportRow.create({
+            data: { importId: id, line: row.line, petId: pet.id },
+            select: { line: true },
+          });
+          made++;
+        }
+        return made;
+      },
+      { maxWait: 10_000, timeout: 30_000 },
+    );
+  }
+  await db().petImport.updateMany({ where: { id, completedAt: null }, data: { completedAt: new Date() } });
+  return report(file, id, valid.length - created, created);
+}
+
+/** The file's invalid rows as a CSV to fix and import again: its header and their fields, with an error column. */
+export function badRowsCsv(bytes: Uint8Array): string {
+  const file = checkFile(bytes);
+  const lines = [csvLine([...file.header, "error"])];
+  for (const row of file.rows) {
+    if (row.problems.length === 0) continue;
+    const fields = [...row.fields];
+    while (fields.length < file.header.length) fields.push("");
+    const error = row.problems.map(({ column, message }) => (column ? `${column}: ${message}` : message)).join("; ");
+    // Fields past the header's columns are left out: the error says how many the row had.
+    lines.push(csvLine([...fields.slice(0, file.header.length), error]));
+  }
+  return lines.join("");
+}

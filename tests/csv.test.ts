@@ -1,0 +1,558 @@
+import assert from "node:assert/strict";
+import { after, before, describe, test } from "node:test";
+import { parse } from "csv-parse/sync";
+import { databaseConfig } from "@/lib/config";
+import { CsvReadError, readCsv } from "@/lib/csv/read";
+import { csvField, csvLine } from "@/lib/csv/write";
+import { createDatabase, type Database as Client } from "@/lib/db/client";
+import { parseJson } from "@/lib/http/json";
+import { assertError, call, signInStaff, type Reply } from "@/scripts/harness/http";
+import {
+  createKey,
+  createStaff,
+  createTestDatabase,
+  runScript,
+  startServer,
+  testProviders,
+  type RunningServer,
+  type TestDatabase,
+} from "@/scripts/harness/servers";
+
+// The catalogue's CSV export and import. First the writer and the reader alone, against hostile inputs; then,
+// over real HTTP against the production server on SQLite and PostgreSQL: exportPets compared row by row with
+// listPets' own pages for every filter, search and order, ids beyond 2^53 digit for digit, its refusals; the
+// admin's export of the same view; the import's dry run (lines and columns exact, nothing written), its apply,
+// a second apply and two at once creating each row once, a server killed mid-apply then re-applied, the 413,
+// the bad-rows download, and the audit records naming the staff member and the import.
+
+const enc = (text: string) => new TextEncoder().encode(text);
+
+describe("the CSV writer", () => {
+  const cases: [string | number | bigint | null, string][] = [
+    ["Rex", "Rex"],
+    ["Tom, the cat", '"Tom, the cat"'],
+    ["Zoë; Paris", '"Zoë; Paris"'],
+    ['say "hi"', '"say ""hi"""'],
+    ["two\r\nlines", '"two\r\nlines"'],
+    ['=HYPERLINK("http://evil")', '"\'=HYPERLINK(""http://evil"")"'],
+    ["+1", "'+1"],
+    ["-1", "'-1"],
+    ["@SUM(A1)", "'@SUM(A1)"],
+    ["\t=1", "'\t=1"],
+    [9223372036854775807n, "9223372036854775807"],
+    [-5n, "-5"],
+    [null, ""],
+  ];
+  for (const [value, expected] of cases)
+    test(`${JSON.stringify(String(value))} is written ${JSON.stringify(expected)}`, () =>
+      assert.equal(csvField(value), expected));
+
+  test("lines end in CRLF; a huge field is written whole", () => {
+    const huge = "x".repeat(1_000_000);
+    assert.equal(csvLine(["a", huge]), `a,${huge}\r\n`);
+  });
+});
+
+describe("the CSV reader", () => {
+  test("reads what the writer writes, formula neutralising undone, quotes and line breaks kept", () => {
+    const names = ["=1+1", "-5 apples", "@home", "+x", 'say "hi"', "a,b;c", "two\r\nlines", "'quoted'", "plain"];
+    const text = csvLine(["name"]) + names.map((name) => csvLine([name])).join("");
+    assert.deepEqual(
+      readCsv(enc(text)).records.map((record) => record.fields[0]),
+      names,
+    );
+  });
+
+  test("a byte order mark is dropped; `;` is detected from the header; CRLF and LF both end lines", () => {
+    const table = readCsv(enc('\uFEFFname;categoryId\r\n"Rex, Jr";1\nTom;2\r\n'));
+    assert.equal(table.separator, ";");
+    assert.deepEqual(table.header, ["name", "categoryId"]);
+    assert.deepEqual(
+      table.records.map((record) => [record.line, ...record.fields]),
+      [
+        [2, "Rex, Jr", "1"],
+        [3, "Tom", "2"],
+      ],
+    );
+  });
+
+  test("a comma file with semicolons in quoted names stays a comma file", () => {
+    assert.equal(readCsv(enc('name,categoryId\r\n"a;b;c",1\r\n')).separator, ",");
+    assert.equal(readCsv(enc('"x;y",name,categoryId\r\n')).separator, ",");
+  });
+
+  test("each record's line is the line it starts on, past quoted line breaks and blank rows", () => {
+    const table = readCsv(enc('name,categoryId\r\n"a\r\nb\r\nc",1\r\n\r\n,\r\nd,2\r\ne,3'));
+    assert.deepEqual(
+      table.records.map((record) => [record.line, record.fields[0]]),
+      [
+        [2, "a\r\nb\r\nc"],
+        [7, "d"],
+        [8, "e"],
+      ],
+    );
+  });
+
+  test("ragged rows are kept as they are", () => {
+    const table = readCsv(enc("name,categoryId,status\r\nshort\r\nlong,1,sold,extra\r\n"));
+    assert.deepEqual(
+      table.records.map((record) => record.fields),
+      [["short"], ["long", "1", "sold", "extra"]],
+    );
+  });
+
+  test("a huge field is read whole", () => {
+    const huge = "y".repeat(2_000_000);
+    assert.equal(readCsv(enc(`name\r\n"${huge}"\r\n`)).records[0].fields[0], huge);
+  });
+
+  const refusals: [string, Uint8Array, RegExp][] = [
+    ["an empty file", enc(""), /empty/],
+    ["only blank lines", enc("\r\n\r\n"), /empty/],
+    ["Latin-1 bytes", Uint8Array.from([0x6e, 0x61, 0x6d, 0x65, 0x0d, 0x0a, 0x5a, 0x6f, 0xeb]), /not UTF-8/],
+    ["an unclosed quote", enc('name\r\n"Rex\r\n'), /not valid CSV/],
+    ["a stray quote in an unquoted field", enc('name\r\nR"ex\r\n'), /not valid CSV/],
+    ["a blank first line", enc("\r\nname\r\nRex\r\n"), /header/],
+  ];
+  for (const [what, bytes, message] of refusals)
+    test(`refuses ${what}`, () =>
+      assert.throws(
+        () => readCsv(bytes),
+        (error) => error instanceof CsvReadError && message.test(error.message),
+      ));
+});
+
+const STAFF = { email: "csv.staff@animal-store.example", password: "a csv staff password" };
+const BEYOND_2_53 = 9007199254740993n; // 2^53 + 1: a double would read it as 2^53
+const INT64_MAX = 9223372036854775807n;
+
+/** Pets named to trouble a CSV writer, a spreadsheet and a search. */
+const NAMES = [
+  "Rex",
+  "=1+1",
+  "Tom, the cat",
+  'Biscuit "Bis" Jones',
+  "Zoë; Paris",
+  "-5 apples",
+  "@home",
+  "+44 parrot",
+  "rex junior",
+  "Émile",
+  "  spaced  ",
+  "Biscuit",
+];
+const STATUSES = ["available", "pending", "sold", undefined] as const;
+
+type ExportRow = { id: string; name: string; categoryId: string; status: string };
+
+/** An export's rows as a spreadsheet would read them, with csv-parse alone, the apostrophe left in. */
+function exportRows(text: string): ExportRow[] {
+  return parse<ExportRow>(text, { columns: true, record_delimiter: "\r\n" });
+}
+
+/** What the export must write for a pet's name: the name, with the apostrophe before a would-be formula. */
+const written = (name: string) => (/^[=+\-@\t\r]/.test(name) ? `'${name}` : name);
+
+const providers = await testProviders();
+
+for (const provider of providers) {
+  describe(`CSV export and import on ${provider}`, () => {
+    let database: TestDatabase;
+    let server: RunningServer;
+    let client: Client;
+    let key: string;
+    let cookie: string;
+
+    const api = (path: string) => call(server.baseUrl, "GET", path, { key });
+
+    /** Sends bytes as a file to an import endpoint, as the browser does. */
+    async function upload(method: string, path: string, bytes: Uint8Array | string, as = cookie): Promise<Reply> {
+      const response = await fetch(new URL(path, server.baseUrl), {
+        method,
+        headers: { Cookie: as, Origin: server.baseUrl, "Content-Type": "text/csv" },
+        body: typeof bytes === "string" ? bytes : Buffer.from(bytes),
+      });
+      const text = await response.text();
+      let body: unknown;
+      try {
+        // Errors as assertError reads them (int64-exact, integers as bigint); reports as plain numbers.
+        body = response.ok ? JSON.parse(text) : parseJson(text);
+      } catch {
+        body = undefined;
+      }
+      return { status: response.status, headers: response.headers, text, body };
+    }
+
+    const petCount = async () => Number(await client.pet.count());
+
+    before(async () => {
+      database = await createTestDatabase(provider);
+      await runScript("db-migrate.ts", [], database.url);
+      key = await createKey(database.url);
+      await createStaff(database.url, STAFF.email, STAFF.password);
+      client = createDatabase(databaseConfig(database.url));
+      // Two pets with ids past 2^53, written straight to the database (the API gives ids in order).
+      await client.$executeRawUnsafe(
+        `INSERT INTO pets (id, name, category_id, status) VALUES (${BEYOND_2_53}, 'Bigint Bess', ${INT64_MAX}, 'sold')`,
+      );
+      server = await startServer("custom", database.url);
+      cookie = await signInStaff(server.baseUrl, STAFF.email, STAFF.password);
+      for (const [index, name] of NAMES.entries()) {
+        const status = STATUSES[index % STATUSES.length];
+        const reply = await call(server.baseUrl, "POST", "/v1/pets", {
+          key,
+          body: { name, categoryId: index % 3, ...(status ? { status } : {}) },
+        });
+        assert.equal(reply.status, 201, reply.text);
+      }
+    });
+
+    after(async () => {
+      await client?.$disconnect();
+      await server?.stop();
+      await database?.drop();
+    });
+
+    test("every view's export is listPets' pages, row by row: ids, names, categories and statuses exact", async () => {
+      for (const sort of ["id", "-id", "name", "-name"]) {
+        for (const status of [undefined, "available", "sold"]) {
+          for (const q of [undefined, "rex", "bis", "é", "zzz"]) {
+            const query = new URLSearchParams({ sort });
+            if (status) query.set("status", status);
+            if (q) query.set("q", q);
+            const exported = await api(`/v1/pets/export?${query}`);
+            assert.equal(exported.status, 200, exported.text);
+            const pets: { id: bigint; name: string; categoryId: bigint; status?: string }[] = [];
+            let next: string | undefined = `/v1/pets?limit=2&${query}`;
+            while (next) {
+              const page = await api(next);
+              assert.equal(page.status, 200, page.text);
+              pets.push(...page.body);
+              next = /<([^>]+)>; rel="next"/.exec(page.headers.get("link") ?? "")?.[1];
+            }
+            assert.deepEqual(
+              exportRows(exported.text),
+              pets.map((pet) => ({
+                id: String(pet.id),
+                name: written(pet.name),
+                categoryId: String(pet.categoryId),
+                status: pet.status ?? "",
+              })),
+              `export?${query}`,
+            );
+          }
+        }
+      }
+    });
+
+    test("the export is a CRLF CSV download with a header row, ids past 2^53 digit for digit", async () => {
+      const reply = await api("/v1/pets/export?status=sold&sort=-id");
+      assert.equal(reply.status, 200);
+      assert.equal(reply.headers.get("content-type"), "text/csv; charset=utf-8; header=present");
+      assert.match(reply.headers.get("content-disposition") ?? "", /^attachment; filename="pets-sold-newest-first-/);
+      assert.ok(reply.headers.get("ratelimit"));
+      assert.ok(reply.text.startsWith("id,name,categoryId,status\r\n"));
+      assert.ok(reply.text.endsWith("\r\n"));
+      assert.doesNotMatch(reply.text.replaceAll("\r\n", ""), /[\r\n]/);
+      assert.ok(reply.text.includes(`\r\n${BEYOND_2_53},Bigint Bess,${INT64_MAX},sold\r\n`), reply.text);
+    });
+
+    const refusals: [string, string][] = [
+      ["?status=lost", "status"],
+      ["?sort=price", "sort"],
+      ["?q=", "q"],
+      ["?limit=10", "limit"],
+      ["?cursor=abc", "cursor"],
+      ["?sort=id&sort=name", "sort"],
+    ];
+    for (const [query, path] of refusals)
+      test(`exportPets${query} is a 400 naming ${path}`, async () =>
+        assertError(await api(`/v1/pets/export${query}`), 400, "invalid_query", path));
+
+    test("exportPets without a key, or with a wrong one, is a 401", async () => {
+      assertError(await call(server.baseUrl, "GET", "/v1/pets/export"), 401, "unauthorized");
+      assertError(await call(server.baseUrl, "GET", "/v1/pets/export", { key: "nope" }), 401, "unauthorized");
+    });
+
+    test("exportPets counts against the key's rate limit: past it, a 429 with Retry-After", async () => {
+      const limited = await startServer("custom", database.url, { RATE_LIMIT_REQUESTS: "2" });
+      try {
+        const limitedKey = await createKey(database.url, "limited");
+        for (let i = 0; i < 2; i++)
+          assert.equal((await call(limited.baseUrl, "GET", "/v1/pets/export", { key: limitedKey })).status, 200);
+        const refused = await call(limited.baseUrl, "GET", "/v1/pets/export", { key: limitedKey });
+        assertError(refused, 429, "rate_limited");
+        assert.ok(refused.headers.get("retry-after"));
+      } finally {
+        await limited.stop();
+      }
+    });
+
+    test("the OpenAPI document has exportPets, as text/csv", async () => {
+      const document = (await call(server.baseUrl, "GET", "/v1/openapi.json")).body;
+      const operation = document.paths["/pets/export"].get;
+      assert.equal(operation.operationId, "exportPets");
+      assert.ok(operation.responses["200"].content["text/csv"]);
+      assert.deepEqual(
+        operation.parameters.map((parameter: { name: string }) => parameter.name),
+        ["status", "q", "sort"],
+      );
+    });
+
+    test("the admin's export is the same view's exportPets, for a signed-in staff member only", async () => {
+      const query = "status=available&q=rex&sort=name";
+      const admin = await call(server.baseUrl, "GET", `/admin/api/pets/export?${query}`, {
+        headers: { Cookie: cookie },
+      });
+      assert.equal(admin.status, 200, admin.text);
+      assert.match(admin.headers.get("content-disposition") ?? "", /^attachment; filename="pets-available-search/);
+      assert.equal(admin.text, (await api(`/v1/pets/export?${query}`)).text);
+      assertError(await call(server.baseUrl, "GET", `/admin/api/pets/export?${query}`), 401, "session_required");
+    });
+
+    test("a client that disconnects mid-export leaves the server answering", async () => {
+      const controller = new AbortController();
+      const response = await fetch(new URL("/v1/pets/export", server.baseUrl), {
+        headers: { Authorization: `Bearer ${key}` },
+        signal: controller.signal,
+      });
+      await response.body!.getReader().read();
+      controller.abort();
+      assert.equal((await api("/v1/pets?limit=1")).status, 200);
+    });
+
+    const IMPORT = [
+      "\uFEFFname;categoryId;status;colour",
+      "Import One;1;available;brown",
+      '"Import; Two";2;;white',
+      ";3;sold;", // line 4: no name
+      "Import Four;cat;;", // line 5: categoryId not an integer
+      '"Import\r\nFive";1;lost;', // lines 6-7: a line break in a name, and an unknown status
+      "Import Six;9223372036854775807;PENDING;",
+      "'=Import Seven;4;;",
+      "Import Eight;4;sold;grey;extra", // line 9: one field too many
+    ].join("\r\n");
+
+    test("the dry run reports each bad row's line, column and message, unknown columns; writes nothing", async () => {
+      const before = await petCount();
+      const reply = await upload("POST", "/admin/api/pets/imports", enc(IMPORT));
+      assert.equal(reply.status, 200, reply.text);
+      const report = reply.body;
+      assert.match(report.importId, /^[0-9a-f-]{36}$/);
+      assert.equal(report.separator, ";");
+      assert.equal(report.rows, 8);
+      assert.equal(report.valid, 4);
+      assert.equal(report.invalid, 4);
+      assert.equal(report.toCreate, 4);
+      assert.equal(report.alreadyImported, 0);
+      assert.deepEqual(report.unknownColumns, ["colour"]);
+      assert.deepEqual(report.errors, [
+        { line: 4, column: "name", message: "name must not be empty" },
+        { line: 5, column: "categoryId", message: "categoryId must be an integer" },
+        { line: 6, column: "name", message: "name must be text without control characters" },
+        { line: 6, column: "status", message: "must be one of available, pending, sold" },
+        { line: 10, column: "", message: "the row has 5 fields, but the header names 4 columns" },
+      ]);
+      assert.equal(await petCount(), before);
+      assert.equal(await client.petImport.count(), 0);
+    });
+
+    test("the bad rows download is their fields and an error column, and imports back to its problems", async () => {
+      const reply = await upload("POST", "/admin/api/pets/imports/bad-rows", enc(IMPORT));
+      assert.equal(reply.status, 200, reply.text);
+      assert.match(reply.headers.get("content-disposition") ?? "", /^attachment; filename="pets-bad-rows-/);
+      const rows: string[][] = parse(reply.text, { record_delimiter: "\r\n" });
+      assert.deepEqual(rows[0], ["name", "categoryId", "status", "colour", "error"]);
+      assert.deepEqual(
+        rows.slice(1).map((row) => row.slice(0, 3)),
+        [
+          ["", "3", "sold"],
+          ["Import Four", "cat", ""],
+          ["Import\r\nFive", "1", "lost"],
+          ["Import Eight", "4", "sold"],
+        ],
+      );
+      assert.equal(rows[1][4], "name: name must not be empty");
+      const again = (await upload("POST", "/admin/api/pets/imports", reply.text)).body;
+      // The row with a field too many comes back cut to the header's columns, and so passes.
+      assert.equal(again.invalid, 3);
+      assert.equal(again.valid, 1);
+      assert.deepEqual(again.ignoredColumns, ["error"]);
+    });
+
+    test("apply creates the valid rows once, audited naming the staff member and the import; again, none", async () => {
+      const dryRun = (await upload("POST", "/admin/api/pets/imports", enc(IMPORT))).body;
+      const before = await petCount();
+      const applied = await upload("PUT", `/admin/api/pets/imports/${dryRun.importId}`, enc(IMPORT));
+      assert.equal(applied.status, 200, applied.text);
+      assert.equal(applied.body.toCreate, 4);
+      assert.equal(applied.body.alreadyImported, 0);
+      assert.equal(await petCount(), before + 4);
+      const made = await client.pet.findMany({
+        where: { name: { in: ["Import One", "Import; Two", "Import Six", "=Import Seven"] } },
+        select: { id: true, name: true, categoryId: true, status: true },
+        orderBy: { id: "asc" },
+      });
+      assert.deepEqual(
+        made.map((pet) => [pet.name, String(pet.categoryId), pet.status]),
+        [
+          ["Import One", "1", "available"],
+          ["Import; Two", "2", null],
+          ["Import Six", String(INT64_MAX), "pending"],
+          ["=Import Seven", "4", null],
+        ],
+      );
+      const records = await client.auditEvent.findMany({
+        where: { action: "pet.created", targetId: { in: made.map((pet) => String(pet.id)) } },
+        orderBy: { id: "asc" },
+      });
+      assert.equal(records.length, 4);
+      for (const [index, record] of records.entries()) {
+        assert.equal(record.actorType, "staff");
+        assert.equal(record.actorLabel, STAFF.email);
+        assert.deepEqual(JSON.parse(record.details!).via, { import: dryRun.importId, line: [2, 3, 8, 9][index] });
+      }
+
+      const second = await upload("PUT", `/admin/api/pets/imports/${dryRun.importId}`, enc(IMPORT));
+      assert.equal(second.status, 200, second.text);
+      assert.equal(second.body.toCreate, 0);
+      assert.equal(second.body.alreadyImported, 4);
+      assert.equal(await petCount(), before + 4);
+      // A new dry run of the same file names the same import, with nothing left to create.
+      const rerun = (await upload("POST", "/admin/api/pets/imports", enc(IMPORT))).body;
+      assert.equal(rerun.importId, dryRun.importId);
+      assert.equal(rerun.toCreate, 0);
+      assert.equal(rerun.alreadyImported, 4);
+    });
+
+    test("an export imports back as itself: a would-be formula comes back without the apostrophe", async () => {
+      const exported = (await api("/v1/pets/export?q=Biscuit")).text;
+      const before = await petCount();
+      const dryRun = (await upload("POST", "/admin/api/pets/imports", exported)).body;
+      assert.deepEqual(dryRun.ignoredColumns, ["id"]);
+      assert.equal(dryRun.invalid, 0);
+      await upload("PUT", `/admin/api/pets/imports/${dryRun.importId}`, exported);
+      assert.equal(await petCount(), before + 2);
+      const exportedMinus = (await api("/v1/pets/export?q=-5")).text;
+      const minus = (await upload("POST", "/admin/api/pets/imports", exportedMinus)).body;
+      assert.equal(minus.valid, 1);
+      assert.ok(exportedMinus.includes("'-5 apples"));
+      await upload("PUT", `/admin/api/pets/imports/${minus.importId}`, exportedMinus);
+      assert.equal(await client.pet.count({ where: { name: "-5 apples" } }), 2);
+    });
+
+    test("two applies of one file at once create each row once", async () => {
+      const file = ["name,categoryId", ...Array.from({ length: 250 }, (_, i) => `Twice ${i},1`)].join("\r\n");
+      const { importId } = (await upload("POST", "/admin/api/pets/imports", file)).body;
+      // A second dry run's id as well: a double submit from two tabs.
+      const other = (await upload("POST", "/admin/api/pets/imports", file)).body.importId;
+      const replies = await Promise.all([
+        upload("PUT", `/admin/api/pets/imports/${importId}`, file),
+        upload("PUT", `/admin/api/pets/imports/${other}`, file),
+      ]);
+      for (const reply of replies) assert.equal(reply.status, 200, reply.text);
+      assert.equal(replies[0].body.toCreate + replies[1].body.toCreate, 250);
+      assert.equal(await client.pet.count({ where: { name: { startsWith: "Twice " } } }), 250);
+    });
+
+    test("an import id used for another file is a 409; a bad id a 400; no session a 401", async () => {
+      const first = "name,categoryId\r\nOnce,1\r\n";
+      const { importId } = (await upload("POST", "/admin/api/pets/imports", first)).body;
+      assert.equal((await upload("PUT", `/admin/api/pets/imports/${importId}`, first)).status, 200);
+      assertError(
+        await upload("PUT", `/admin/api/pets/imports/${importId}`, "name,categoryId\r\nOther,1\r\n"),
+        409,
+        "import_file_changed",
+      );
+      assertError(await upload("PUT", "/admin/api/pets/imports/not-an-id", first), 400, "invalid_path");
+      assertError(await upload("POST", "/admin/api/pets/imports", first, ""), 401, "session_required");
+    });
+
+    const fileRefusals: [string, string | Uint8Array, number, string][] = [
+      ["a file without a name column", "title,categoryId\r\nRex,1\r\n", 400, "invalid_csv"],
+      ["a file naming a column twice", "name,categoryId,Name\r\nRex,1,x\r\n", 400, "invalid_csv"],
+      [
+        "a Latin-1 file",
+        Uint8Array.from([...enc("name,categoryId\r\nZo"), 0xeb, ...enc(",1\r\n")]),
+        400,
+        "invalid_csv",
+      ],
+      ["an unclosed quote", 'name,categoryId\r\n"Rex,1\r\n', 400, "invalid_csv"],
+      ["an empty body", "", 400, "invalid_csv"],
+    ];
+    for (const [what, body, status, code] of fileRefusals)
+      test(`the dry run refuses ${what} with ${status} ${code}`, async () =>
+        assertError(await upload("POST", "/admin/api/pets/imports", body), status, code));
+
+    test("a file past 5 MiB is a 413 with the Error body, declared or streamed", async () => {
+      const big = `name,categoryId\r\n${"Rex,1\r\n".repeat(800_000)}`;
+      assertError(await upload("POST", "/admin/api/pets/imports", big), 413, "payload_too_large");
+      // Without a Content-Length: refused as the body passes the limit.
+      const chunks = (async function* () {
+        for (let i = 0; i < 60; i++) yield enc(`${"Rex,1\r\n".repeat(15_000)}`);
+      })();
+      const response = await fetch(new URL("/admin/api/pets/imports", server.baseUrl), {
+        method: "POST",
+        headers: { Cookie: cookie, Origin: server.baseUrl, "Content-Type": "text/csv" },
+        body: (ReadableStream as unknown as { from(source: unknown): ReadableStream }).from(chunks),
+        duplex: "half",
+      } as RequestInit);
+      assert.equal(response.status, 413);
+      assert.equal(((await response.json()) as { code: string }).code, "payload_too_large");
+      assertError(
+        await call(server.baseUrl, "POST", "/admin/api/pets/imports", {
+          headers: { Cookie: cookie, Origin: server.baseUrl },
+          body: { name: "Rex" },
+        }),
+        415,
+        "unsupported_media_type",
+      );
+    });
+
+    test("a server killed mid-apply leaves whole rows done; applying again makes every row exactly once", async () => {
+      const rows = 3000;
+      const file = ["name,categoryId", ...Array.from({ length: rows }, (_, i) => `Killed ${i},1`)].join("\r\n");
+      const victim = await startServer("custom", database.url);
+      try {
+        const victimCookie = await signInStaff(victim.baseUrl, STAFF.email, STAFF.password);
+        const send = (base: string, path: string, as: string, method = "POST") =>
+          fetch(new URL(path, base), {
+            method,
+            headers: { Cookie: as, Origin: base, "Content-Type": "text/csv" },
+            body: file,
+          });
+        const { importId } = (await (await send(victim.baseUrl, "/admin/api/pets/imports", victimCookie)).json()) as {
+          importId: string;
+        };
+        const applying = send(victim.baseUrl, `/admin/api/pets/imports/${importId}`, victimCookie, "PUT").catch(
+          () => undefined,
+        );
+        // Kill it once some batches have committed, well before the last.
+        for (let done = 0; done < 200;) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          done = await client.petImportRow.count({ where: { importId } });
+        }
+        process.kill(victim.pid, "SIGKILL");
+        await applying;
+        const doneAtKill = await client.petImportRow.count({ where: { importId } });
+        assert.ok(doneAtKill < rows, `the apply finished before the kill (${doneAtKill})`);
+        assert.equal(await client.pet.count({ where: { name: { startsWith: "Killed " } } }), doneAtKill);
+
+        const resumed = await send(server.baseUrl, `/admin/api/pets/imports/${importId}`, cookie, "PUT");
+        const report = (await resumed.json()) as { toCreate: number; alreadyImported: number };
+        assert.equal(resumed.status, 200);
+        assert.equal(report.alreadyImported, doneAtKill);
+        assert.equal(report.toCreate, rows - doneAtKill);
+        const names = await client.pet.groupBy({
+          by: ["name"],
+          where: { name: { startsWith: "Killed " } },
+          _count: { name: true },
+        });
+        assert.equal(names.length, rows);
+        assert.ok(names.every((group) => group._count.name === 1));
+      } finally {
+        await victim.stop();
+      }
+    });
+  });
+}
