@@ -36,10 +36,6 @@ export function petsCsvStream(view: ExportView, requestId: string): ReadableStre
           controller.enqueue(encoder.encode(csvLine([...PET_CSV_COLUMNS])));
           return;
         }
-        if (done) {
-          controller.close();
-          return;
-        }
         let page;
         try {
           page = await listPets({ ...view, limit: EXPORT_PAGE_SIZE, after });
@@ -52,7 +48,11 @@ export function petsCsvStream(view: ExportView, requestId: string): ReadableStre
         if (page.pets.length > 0) controller.enqueue(encoder.encode(page.pets.map(petRow).join("")));
         const last = page.pets.at(-1);
         if (page.more && last) after = { id: last.id, name: last.name };
-        else done = true;
+        else {
+          // Closed in the same pull: a pull that enqueues nothing is not always followed by another.
+          done = true;
+          controller.close();
+        }
       },
       cancel() {
         done = true;
