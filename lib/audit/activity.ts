@@ -215,6 +215,8 @@ export function summarise(record: Omit<ActivityRecord, "summary">): string {
         return `created API key "${shown(label)}" (#${shown(id)})`;
       case "api_key.revoked":
         return `revoked API key "${shown(label)}" (#${shown(id)})`;
+      case "api_key.made_admin_app":
+        return `made API key "${shown(label)}" (#${shown(id)}) the admin app's key (ADMIN_API_KEY)`;
       case "staff.created": {
         const role = roleOf(details.role ?? details.after);
         return `created the staff account ${name}${role ? ` as ${withRole(role)}` : ""}`;

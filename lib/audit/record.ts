@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = [
   "pet.deleted",
   "api_key.created",
   "api_key.revoked",
+  "api_key.made_admin_app",
   "staff.created",
   "staff.disabled",
   "staff.enabled",
