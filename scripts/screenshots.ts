@@ -87,7 +87,8 @@ async function main(): Promise<void> {
         },
         async (page) => {
           await page.getByTestId("pet-row").first().getByRole("link").tap();
-          await page.getByTestId("pet-panel").getByRole("button", { name: "Delete this pet…" }).waitFor();
+          // The panel's buttons are dimmed until it has read the pet (with its ETag).
+          await page.getByTestId("pet-panel").locator('button[aria-disabled="false"]', { hasText: "sold" }).waitFor();
           await page.evaluate(() => {
             (document.activeElement as HTMLElement | null)?.blur();
             window.scrollTo(0, 0);
