@@ -2,7 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
-import { AddPetForm } from "@/components/admin/add-pet-form";
+import { AddPetForm, AddPetShortcut } from "@/components/admin/add-pet-form";
 import { Catalogue, CATALOGUE_TITLE_ID, petLinkId } from "@/components/admin/catalogue";
 import { CatalogueNavigation, useCatalogueNavigation } from "@/components/admin/catalogue-navigation";
 import { focusRing } from "@/components/admin/form-fields";
@@ -14,7 +14,8 @@ type Notice = { message: string; alert: boolean };
 
 /**
  * The catalogue page's body, all of it from the URL: the catalogue, and beside it (above it on a phone) the open
- * pet's panel, or the add form when none is open. Focus goes to the panel's heading when it opens, and back to the
+ * pet's panel, or the add form when none is open (on a phone, where the form is below the table, a button by the
+ * heading takes the focus to it). Focus goes to the panel's heading when it opens, and back to the
  * pet's link in the table when it closes.
  */
 export function AdminCatalogue() {
@@ -46,6 +47,7 @@ export function AdminCatalogue() {
     <CatalogueNavigation value={navigate}>
       <Catalogue
         view={view}
+        action={openPet ? null : <AddPetShortcut />}
         notice={
           notice ? (
             <div

@@ -63,9 +63,17 @@ const SORT_CAPTIONS: Record<PetSort, string> = {
 /**
  * The catalogue: the name search, status filter (each chip with its count), sort, page size, how many pets match,
  * the table of one page (each name opening its pet's panel), and paging by the API's cursor. `notice` is what the
- * page has to say about the catalogue (a deletion).
+ * page has to say about the catalogue (a deletion); `action` sits beside the heading (the phone's "Add a pet").
  */
-export function Catalogue({ view, notice }: { view: CatalogueView; notice?: React.ReactNode }) {
+export function Catalogue({
+  view,
+  notice,
+  action,
+}: {
+  view: CatalogueView;
+  notice?: React.ReactNode;
+  action?: React.ReactNode;
+}) {
   const navigate = useNavigate();
   const query = useQuery({
     queryKey: petsQueryKey(view),
@@ -84,9 +92,12 @@ export function Catalogue({ view, notice }: { view: CatalogueView; notice?: Reac
   return (
     <section aria-labelledby="catalogue-title" className="min-w-0">
       <div className="flex flex-wrap items-end justify-between gap-4">
-        <h1 id={CATALOGUE_TITLE_ID} tabIndex={-1} className={`text-2xl font-semibold ${focusRing}`}>
-          Catalogue
-        </h1>
+        <div className="flex w-full items-center justify-between gap-4 sm:w-auto">
+          <h1 id={CATALOGUE_TITLE_ID} tabIndex={-1} className={`text-2xl font-semibold ${focusRing}`}>
+            Catalogue
+          </h1>
+          {action}
+        </div>
         <div className="flex flex-wrap items-center gap-4">
           <label className="flex items-center gap-2 text-sm">
             <span>Sort by</span>
@@ -109,7 +120,7 @@ export function Catalogue({ view, notice }: { view: CatalogueView; notice?: Reac
               onChange={(event) =>
                 navigate(viewHref({ ...view, limit: Number(event.target.value) as PageSize, cursors: [] }))
               }
-              className={`rounded-md border border-slate-300 bg-white px-2 py-1 ${focusRing}`}
+              className={`min-h-11 rounded-md border border-slate-300 bg-white px-2 py-1 ${focusRing}`}
             >
               {PAGE_SIZES.map((size) => (
                 <option key={size} value={size}>
@@ -197,7 +208,7 @@ export function Catalogue({ view, notice }: { view: CatalogueView; notice?: Reac
 }
 
 function PagerLink({ label, href, rel }: { label: string; href?: string; rel: string }) {
-  const style = "rounded-md border px-3 py-1.5 text-sm font-medium";
+  const style = "inline-flex min-h-11 min-w-11 items-center rounded-md border px-3 py-2 text-sm font-medium";
   if (!href) {
     return (
       <span aria-disabled="true" className={`${style} border-slate-200 text-slate-400`}>
@@ -251,9 +262,17 @@ function EmptyState({ view }: { view: CatalogueView }) {
 function PetTable({ page, dimmed, view }: { page: PetPage; dimmed: boolean; view: CatalogueView }) {
   if (page.pets.length === 0) return <EmptyState view={view} />;
   return (
+    // A phone may scroll the table sideways inside this box (never the page): it takes the focus, so the arrow keys
+    // scroll it too, and says what it holds.
     <div
+      role="region"
+      aria-label="Pets table"
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling box is scrolled from the keyboard
+      tabIndex={0}
       className={
-        "overflow-x-auto rounded-lg border border-slate-200 bg-white transition-opacity " + (dimmed ? "opacity-60" : "")
+        "overflow-x-auto rounded-lg border border-slate-200 bg-white transition-opacity " +
+        "focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-600 " +
+        (dimmed ? "opacity-60" : "")
       }
     >
       <table className="w-full text-left text-sm">
@@ -347,7 +366,9 @@ function LoadError({ error, onRetry }: { error: Error; onRetry: () => void }) {
       <button
         type="button"
         onClick={onRetry}
-        className={`mt-3 rounded-md border border-red-300 bg-white px-3 py-1 font-medium hover:bg-red-100 ${focusRing}`}
+        className={
+          "mt-3 min-h-11 rounded-md border border-red-300 bg-white px-3 py-2 font-medium hover:bg-red-100 " + focusRing
+        }
       >
         Try again
       </button>

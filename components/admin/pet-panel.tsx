@@ -473,7 +473,7 @@ function DeletePet({
         aria-describedby="delete-pet-text"
         className={
           "m-auto w-[calc(100%-2rem)] max-w-sm rounded-lg bg-white p-5 text-slate-900 shadow-xl " +
-          "backdrop:bg-slate-900/50"
+          "backdrop:bg-slate-900/50 dark:backdrop:bg-black/70"
         }
       >
         <h2 id="delete-pet-title" className="text-lg font-semibold break-words">
