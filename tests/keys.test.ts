@@ -400,7 +400,7 @@ for (const provider of providers) {
       await database?.drop();
     });
 
-    test("one record by the app for the change of purpose and one for the key it replaces; none on restarts", async () => {
+    test("one record by the app for the change of purpose, one for the key it replaces; none on restarts", async () => {
       servers = [await startServer("custom", database.url)]; // makes the app's own key
       await servers[0].stop();
       const key = await createKey(database.url, "configured admin key");
