@@ -355,3 +355,28 @@ test.describe("paging, filtering and the selects by keyboard", () => {
     await focus.check();
   });
 });
+
+test.describe("notifications at phone width", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("a notification fits 390 px, its controls are 44 px tall, and it has no axe violations", async ({ page }) => {
+    await signIn(page);
+    const name = uniqueName("Pocket");
+    await page.getByLabel("Name", { exact: true }).fill(name);
+    await page.getByLabel("Category id").fill("6");
+    await page.getByRole("button", { name: "Add pet" }).tap();
+    const added = notification(page, name);
+    await expect(added).toBeVisible();
+    const box = (await added.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    for (const control of [added.getByRole("link"), added.getByRole("button", { name: /^Dismiss/ })])
+      expect((await control.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await expectNoAxeViolations(page, "a notification at 390 px");
+    const id = /with id (\d+)/.exec(await added.innerText())![1];
+    await added.getByRole("button", { name: /^Dismiss/ }).tap();
+    await expect(added).toHaveCount(0);
+    await page.request.delete(`/v1/pets/${id}`, { headers: v1() });
+  });
+});
