@@ -212,6 +212,17 @@ for (const provider of providers) {
       assert.equal((await records(pet.id, "pet.restored")).length, 0);
     });
 
+    test("a pet removed by a reset of the demo catalogue cannot be restored (its record holds no pet)", async () => {
+      const pet = await create({ name: "Reset away", categoryId: 1 });
+      await runScript("db-reset-demo.ts", [], database.url);
+      assertError(await api("GET", `/v1/pets/${pet.id}`), 404, "not_found");
+      const reply = await restore(pet.id);
+      assertError(reply, 409, "restore_too_late");
+      assert.match(reply.body.message, /does not say what it was/);
+      const counts = await keptAndRecounted();
+      assert.deepEqual(counts.kept, counts.recounted);
+    });
+
     test("a staff session and the app's own Origin are required, as for every admin change", async () => {
       const pet = await create({ name: "Guarded", categoryId: 6 });
       await remove(pet.id);

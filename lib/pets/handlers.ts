@@ -228,5 +228,11 @@ export async function restorePetAnswer(params: Record<string, string>, audit: Au
       throw new ApiError("not_found", { message: `No deleted pet has id ${id}: there is nothing to restore.` });
     case "too_late":
       throw new ApiError("restore_too_late");
+    case "unrecorded":
+      throw new ApiError("restore_too_late", {
+        message:
+          `Pet #${id} cannot be restored: the record of its deletion does not say what it was (a reset of the ` +
+          "demo catalogue, or a deletion made before restoring existed). Add it again instead.",
+      });
   }
 }

@@ -371,7 +371,8 @@ export type RestoreOutcome =
   | { kind: "done"; result: VersionedPet }
   | { kind: "exists" }
   | { kind: "not_deleted" }
-  | { kind: "too_late"; deletedAt: Date };
+  | { kind: "too_late"; deletedAt: Date }
+  | { kind: "unrecorded" };
 
 /** What a pet.deleted record says the pet was, or undefined if it does not say (a record of another shape). */
 function deletedState(details: string | null): { pet: Pet; version: number } | undefined {
@@ -393,7 +394,8 @@ function deletedState(details: string | null): { pet: Pet; version: number } | u
  * once already, so nothing a create is given later can collide with it: neither SQLite's AUTOINCREMENT nor
  * PostgreSQL's sequence moves back. The status counts' triggers (and SQLite's search index) see an insert.
  * Refused when the pet exists (`exists`, also when a second restore runs at the same time), when its last
- * record is not a deletion (`not_deleted`), or when the deletion is older than the window (`too_late`).
+ * record is not a deletion (`not_deleted`), when the deletion is older than the window (`too_late`), or when its
+ * record does not say what the pet was (`unrecorded`).
  */
 export async function restorePet(id: bigint, audit: AuditContext, now = new Date()): Promise<RestoreOutcome> {
   const apply = async (tx: Transaction): Promise<RestoreOutcome> => {
@@ -408,9 +410,10 @@ export async function restorePet(id: bigint, audit: AuditContext, now = new Date
       // there now, with the record just read.
       return (await findPet(id, tx)) ? { kind: "exists" } : { kind: "not_deleted" };
     }
+    if (now.getTime() - last.at.getTime() > RESTORE_WINDOW_MS) return { kind: "too_late", deletedAt: last.at };
+    // A bulk reset's records (lib/demo-seed.ts) and deletions recorded before restoring existed hold no version.
     const state = deletedState(last.details);
-    if (!state || now.getTime() - last.at.getTime() > RESTORE_WINDOW_MS)
-      return { kind: "too_late", deletedAt: last.at };
+    if (!state) return { kind: "unrecorded" };
     const { pet } = state;
     const restored = toVersioned(
       await tx.pet.create({
