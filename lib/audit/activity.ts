@@ -211,6 +211,8 @@ export function summarise(record: Omit<ActivityRecord, "summary">): string {
         return petChanges(shown(label), shown(id), record.details);
       case "pet.deleted":
         return `deleted ${shown(label)} (#${shown(id)})`;
+      case "pet.restored":
+        return `restored ${shown(label)} (#${shown(id)}) after its deletion`;
       case "api_key.created":
         return `created API key "${shown(label)}" (#${shown(id)})`;
       case "api_key.revoked":

@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = [
   "pet.created",
   "pet.updated",
   "pet.deleted",
+  "pet.restored",
   "api_key.created",
   "api_key.revoked",
   "api_key.made_admin_app",
