@@ -90,6 +90,16 @@ export const errorCodes = {
       "run again with the file you mean to import.",
     adminOnly: true,
   },
+  pet_exists: {
+    status: 409,
+    message: "This pet is in the catalogue: only a deleted pet can be restored.",
+    adminOnly: true,
+  },
+  restore_too_late: {
+    status: 409,
+    message: "Too late to undo: a deleted pet can be restored within a minute of its deletion. Add it again instead.",
+    adminOnly: true,
+  },
   admin_key_refused: {
     status: 503,
     message: "The admin app's API key was refused; retry in a moment.",
