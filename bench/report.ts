@@ -80,6 +80,19 @@ export type SortingRow = {
   failures: number;
 };
 
+/** One export of every pet of a view as CSV (BENCH_ONLY=export): how long, how much, the server's memory. */
+export type ExportRow = {
+  database: Provider;
+  pets: number;
+  request: string;
+  rows: number;
+  megabytes: number;
+  seconds: number;
+  /** The server's resident memory before the export, and its peak (VmHWM) once it is done. */
+  rssBeforeMb: number;
+  peakRssMb: number;
+};
+
 export type Results = {
   machine: { cpu: string; cores: number; memoryGiB: number; node: string; os: string; date: string };
   settings: { durationSeconds: number; warmupSeconds: number; growthSeconds: number; catalogue: number };
@@ -87,6 +100,7 @@ export type Results = {
   peakRssMb: { server: ServerName; database: Provider | "none"; mb: number }[];
   growth: GrowthRow[];
   sorting: SortingRow[];
+  export?: ExportRow[];
   startup: ({ server: ServerName; database: Provider | "none" } & Startup)[];
   seeding: { database: Provider; pets: number; seconds: number }[];
   signInFlood: FloodRow[];
@@ -197,6 +211,25 @@ export function formatResults(results: Results): string {
         ]),
         new Set([2, 3, 4]),
       ),
+    ...(results.export?.length
+      ? [
+          "exportPets with 1,000,000 pets: one download each, read as fast as the client can; RSS of the server\n" +
+            table(
+              ["database", "request", "rows", "MB", "seconds", "rows/s", "RSS before MB", "peak RSS MB"],
+              results.export.map((row) => [
+                row.database,
+                row.request,
+                String(row.rows),
+                fixed(row.megabytes, 1),
+                fixed(row.seconds, 1),
+                fixed(row.rows / row.seconds, 0),
+                fixed(row.rssBeforeMb, 0),
+                fixed(row.peakRssMb, 0),
+              ]),
+              new Set([2, 3, 4, 5, 6, 7]),
+            ),
+        ]
+      : []),
     table(
       ["server", "database", "listening ms", "first 200 ms", "idle RSS MB"],
       results.startup.map((row) => [

@@ -7,7 +7,8 @@
 // BENCH_CPU_PROF=1 (the app writes CPU profiles to bench/results/cpu-profiles), BENCH_ONLY=sign-in-flood (only
 // the sign-in flood's rows, written to bench/results-sign-in-flood.json), BENCH_ONLY=sorting (only the sorted
 // orders and the counts at 1,000,000 pets, written to bench/results-sorting.json; the full run measures them too,
-// after the growth table). Exits 0 whatever the figures: it is a measurement, not a test.
+// after the growth table), BENCH_ONLY=export (exportPets of 1,000,000 pets: time and the server's peak RSS,
+// written to bench/results-export.json). Exits 0 whatever the figures: it is a measurement, not a test.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -41,6 +42,8 @@ const PROVIDERS = (process.env.BENCH_DATABASES ?? "sqlite,postgresql").split(","
 const FLOOD_ONLY = process.env.BENCH_ONLY === "sign-in-flood";
 const SORTING_ONLY = process.env.BENCH_ONLY === "sorting";
 const SORTING_PETS = 1_000_000;
+const EXPORT_ONLY = process.env.BENCH_ONLY === "export";
+const EXPORT_PETS = 1_000_000;
 const NEXT_BIN = path.join(root, "node_modules/next/dist/bin/next");
 const CONSTANT_APP = path.join(root, "bench/next-constant");
 const CPU_PROFILES = path.join(root, "bench/results/cpu-profiles");
@@ -62,6 +65,7 @@ const results: Results = {
   peakRssMb: [],
   growth: [],
   sorting: [],
+  export: [],
   startup: [],
   seeding: [],
   signInFlood: [],
@@ -378,11 +382,58 @@ async function measureSorting(database: BenchDatabase, app: Server, key: string)
   }
 }
 
+/**
+ * exportPets of 1,000,000 pets, one download at a time, read as fast as this process can: in id order (the primary
+ * key's walk), in name order (the name index's walk) and one status. The server is started after the seeding, so
+ * its peak RSS (VmHWM) is the export's, and is read after each download.
+ */
+async function measureExport(database: BenchDatabase, key: string): Promise<void> {
+  progress(`${database.provider} export: seeding ${EXPORT_PETS} pets`);
+  await seed(database, EXPORT_PETS);
+  await database.settle();
+  const env = { ...serverEnv, DATABASE_URL: database.url };
+  const auth = { Authorization: `Bearer ${key}` };
+  const app = await startMeasured(
+    "app",
+    [...serverNodeFlags(), path.join(root, "dist/server.js")],
+    env,
+    "/v1/pets",
+    auth,
+  );
+  for (const query of ["sort=id", "sort=name", "status=available&sort=-id"]) {
+    progress(`${database.provider} export ${query}`);
+    const rssBeforeMb = memoryMb(app.server.pid, "VmRSS");
+    const started = performance.now();
+    const response = await fetch(`${app.server.url}/v1/pets/export?${query}`, { headers: auth });
+    if (response.status !== 200) throw new Error(`export ${query} answered ${response.status}`);
+    let bytes = 0;
+    let lines = 0;
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      bytes += chunk.byteLength;
+      for (const byte of chunk) if (byte === 10) lines++;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    assertRunning(app.server);
+    results.export!.push({
+      database: database.provider,
+      pets: EXPORT_PETS,
+      request: `exportPets ${query}`,
+      rows: lines - 1, // the header; no name holds a line break
+      megabytes: bytes / 1e6,
+      seconds,
+      rssBeforeMb,
+      peakRssMb: memoryMb(app.server.pid, "VmHWM"),
+    });
+  }
+  await stop(app.server.child);
+}
+
 // One database: a fresh one, a key, the catalogue, the app and baseline (a) side by side, then growth.
 async function benchDatabase(database: BenchDatabase): Promise<void> {
   const { provider } = database;
   progress(`${provider}: creating a key (migrates the fresh database)`);
   const key = await createKey(database);
+  if (EXPORT_ONLY) return measureExport(database, key);
   await seed(database, CATALOGUE);
   const env = { ...serverEnv, DATABASE_URL: database.url };
   const auth = { Authorization: `Bearer ${key}` };
@@ -468,7 +519,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 try {
   if (process.env.BENCH_CPU_PROF === "1") fs.mkdirSync(CPU_PROFILES, { recursive: true });
   await buildIfMissing(undefined);
-  if (!FLOOD_ONLY && !SORTING_ONLY) await buildIfMissing(CONSTANT_APP);
+  if (!FLOOD_ONLY && !SORTING_ONLY && !EXPORT_ONLY) await buildIfMissing(CONSTANT_APP);
   // The compiled server and key tool that npm start runs (dist/), compiled again when a source changed.
   await runNode([path.join(root, "scripts/build-server.mjs"), "--if-stale"], {}, true);
   if (PROVIDERS.includes("sqlite")) {
@@ -479,7 +530,7 @@ try {
     databases.push(await postgresDatabase(`animal_store_bench_${process.pid}`));
     await benchDatabase(databases.at(-1)!);
   }
-  if (!FLOOD_ONLY && !SORTING_ONLY) await benchNextConstant();
+  if (!FLOOD_ONLY && !SORTING_ONLY && !EXPORT_ONLY) await benchNextConstant();
 
   checkThroughput(results.throughput);
   const checks = [
@@ -498,7 +549,9 @@ try {
       ? "bench/results-sign-in-flood.json"
       : SORTING_ONLY
         ? "bench/results-sorting.json"
-        : "bench/results.json",
+        : EXPORT_ONLY
+          ? "bench/results-export.json"
+          : "bench/results.json",
   );
   writeResults(written, results);
   console.log(`\nWritten to ${path.relative(root, written)}`);
