@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { focusRing, RequestId } from "@/components/admin/form-fields";
 import { AdminRequestError } from "@/lib/client/admin-api";
 import { applyImport, dryRunImport, fetchBadRows, type ImportReport } from "@/lib/client/import-api";
@@ -43,6 +43,10 @@ export function PetImport({ limitBytes }: { limitBytes: number }) {
   const reportTitle = useRef<HTMLHeadingElement>(null);
   const resultTitle = useRef<HTMLHeadingElement>(null);
 
+  // Each new report or result takes the focus once it is on the page, so a screen reader reads it next.
+  useEffect(() => reportTitle.current?.focus(), [report]);
+  useEffect(() => resultTitle.current?.focus(), [applied]);
+
   const run = async (what: "checking" | "applying" | "downloading", work: () => Promise<void>) => {
     setBusy(what);
     setFailure(undefined);
@@ -68,14 +72,12 @@ export function PetImport({ limitBytes }: { limitBytes: number }) {
     void run("checking", async () => {
       setApplied(undefined);
       setReport(await dryRunImport(file));
-      requestAnimationFrame(() => reportTitle.current?.focus());
     });
   };
 
   const apply = () =>
     void run("applying", async () => {
       setApplied(await applyImport(report!.importId, file!));
-      requestAnimationFrame(() => resultTitle.current?.focus());
     });
 
   const downloadBadRows = () =>
