@@ -561,7 +561,12 @@ for (const provider of providers) {
             type: "http",
             scheme: "bearer",
           });
-          assert.deepEqual(Object.keys(document.paths).sort(), ["/pets", "/pets/counts", "/pets/{petId}"]);
+          assert.deepEqual(Object.keys(document.paths).sort(), [
+            "/pets",
+            "/pets/counts",
+            "/pets/export",
+            "/pets/{petId}",
+          ]);
           assert.equal(document.paths["/pets/{petId}"].get.deprecated, true);
           assert.deepEqual(document.components.schemas.PetStatus.enum, ["available", "pending", "sold"]);
           assert.deepEqual(document.components.schemas.NewPet.required, ["name", "categoryId"]);
@@ -576,6 +581,7 @@ for (const provider of providers) {
             document.paths["/pets"].get,
             document.paths["/pets"].post,
             document.paths["/pets/{petId}"].get,
+            document.paths["/pets/export"].get,
           ]) {
             assert.ok(operation.responses["401"], `${operation.operationId} documents 401`);
           }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { parse } from "csv-parse/sync";
+import { summarise } from "@/lib/audit/activity";
 import { databaseConfig } from "@/lib/config";
 import { CsvReadError, readCsv } from "@/lib/csv/read";
 import { csvField, csvLine } from "@/lib/csv/write";
@@ -120,6 +121,20 @@ describe("the CSV reader", () => {
         () => readCsv(bytes),
         (error) => error instanceof CsvReadError && message.test(error.message),
       ));
+});
+
+test("the activity log says which import and line added a pet", () => {
+  const summary = summarise({
+    id: "1",
+    at: new Date().toISOString(),
+    actor: { type: "staff", id: 3, label: "ana@animal-store.example" },
+    action: "pet.created",
+    target: { type: "pet", id: "41", label: "Rex" },
+    details: { after: { id: 41n, name: "Rex", categoryId: 1n }, via: { import: "3f2c", line: 7n } },
+    clientAddress: null,
+    requestId: null,
+  });
+  assert.equal(summary, "ana@animal-store.example added Rex (#41) from import 3f2c, line 7");
 });
 
 const STAFF = { email: "csv.staff@animal-store.example", password: "a csv staff password" };
@@ -378,6 +393,18 @@ for (const provider of providers) {
       assert.equal(again.invalid, 3);
       assert.equal(again.valid, 1);
       assert.deepEqual(again.ignoredColumns, ["error"]);
+      // Its own bad rows keep one error column, holding the new errors.
+      const twice = await upload("POST", "/admin/api/pets/imports/bad-rows", reply.text);
+      const twiceRows: string[][] = parse(twice.text, { record_delimiter: "\r\n" });
+      assert.deepEqual(twiceRows[0], ["name", "categoryId", "status", "colour", "error"]);
+      assert.deepEqual(
+        twiceRows.slice(1).map((row) => row[4]),
+        [
+          "name: name must not be empty",
+          "categoryId: categoryId must be an integer",
+          "name: name must be text without control characters; status: must be one of available, pending, sold",
+        ],
+      );
     });
 
     test("apply creates the valid rows once, audited naming the staff member and the import; again, none", async () => {

@@ -268,14 +268,19 @@ export async function applyImport(
 /** The file's invalid rows as a CSV to fix and import again: its header and their fields, with an error column. */
 export function badRowsCsv(bytes: Uint8Array): string {
   const file = checkFile(bytes);
-  const lines = [csvLine([...file.header, "error"])];
+  // A bad-rows file imported again keeps its one error column, with the new errors in it.
+  const existing = file.header.findIndex((name) => name.toLowerCase().trim() === "error");
+  const header = existing === -1 ? [...file.header, "error"] : file.header;
+  const errorAt = existing === -1 ? file.header.length : existing;
+  const lines = [csvLine(header)];
   for (const row of file.rows) {
     if (row.problems.length === 0) continue;
-    const fields = [...row.fields];
-    while (fields.length < file.header.length) fields.push("");
-    const error = row.problems.map(({ column, message }) => (column ? `${column}: ${message}` : message)).join("; ");
     // Fields past the header's columns are left out: the error says how many the row had.
-    lines.push(csvLine([...fields.slice(0, file.header.length), error]));
+    const fields = Array.from({ length: header.length }, (_, index) => row.fields[index] ?? "");
+    fields[errorAt] = row.problems
+      .map(({ column, message }) => (column ? `${column}: ${message}` : message))
+      .join("; ");
+    lines.push(csvLine(fields));
   }
   return lines.join("");
 }
