@@ -61,22 +61,29 @@ function detailsOf(details: unknown, via: AuditContext["via"]): string | null {
   return details === undefined ? null : stringifyJson(details);
 }
 
+function auditRow(context: AuditContext, entry: AuditEntry) {
+  const { actor } = context;
+  return {
+    actorType: actor.type,
+    actorId: "id" in actor ? actor.id : null,
+    actorLabel: actor.label,
+    action: entry.action,
+    targetType: entry.target.type,
+    targetId: entry.target.id === undefined ? null : String(entry.target.id),
+    targetLabel: entry.target.label ?? null,
+    details: detailsOf(entry.details, context.via),
+    clientAddress: context.clientAddress ?? null,
+    requestId: context.requestId ?? null,
+  };
+}
+
 /** Appends one record of a change, inside the transaction that makes the change. */
 export async function recordAudit(tx: Transaction, context: AuditContext, entry: AuditEntry): Promise<void> {
-  const { actor } = context;
-  await tx.auditEvent.create({
-    data: {
-      actorType: actor.type,
-      actorId: "id" in actor ? actor.id : null,
-      actorLabel: actor.label,
-      action: entry.action,
-      targetType: entry.target.type,
-      targetId: entry.target.id === undefined ? null : String(entry.target.id),
-      targetLabel: entry.target.label ?? null,
-      details: detailsOf(entry.details, context.via),
-      clientAddress: context.clientAddress ?? null,
-      requestId: context.requestId ?? null,
-    },
-    select: { id: true },
-  });
+  await tx.auditEvent.create({ data: auditRow(context, entry), select: { id: true } });
+}
+
+/** Appends the records of many changes in one statement, inside the transaction that makes them (an import). */
+export async function recordAudits(tx: Transaction, records: { context: AuditContext; entry: AuditEntry }[]) {
+  if (records.length === 0) return;
+  await tx.auditEvent.createMany({ data: records.map(({ context, entry }) => auditRow(context, entry)) });
 }

@@ -9,7 +9,7 @@ import { db, type Transaction } from "@/lib/db/client";
 import { ApiError } from "@/lib/http/errors";
 import { rowMessages } from "@/lib/pets/import-messages";
 import { newPetSchema, type NewPet } from "@/lib/pets/schema";
-import { createPet } from "@/lib/pets/store";
+import { createPets } from "@/lib/pets/store";
 
 // Importing pets from a CSV file, in two steps. The dry run reads the whole file and checks every row with
 // newPetSchema, the add form's own schema, after reading each row's text as the add form reads its inputs
@@ -246,17 +246,16 @@ export async function applyImport(
           select: { line: true },
         });
         const skipped = new Set(done.map((row) => row.line));
-        let made = 0;
-        for (const row of batch) {
-          if (skipped.has(row.line)) continue;
-          const { pet } = await createPet(row.pet, { ...audit, via: { import: id, line: row.line } }, tx);
-          await tx.petImportRow.create({
-            data: { importId: id, line: row.line, petId: pet.id },
-            select: { line: true },
+        const todo = batch.filter((row) => !skipped.has(row.line));
+        const pets = await createPets(
+          todo.map((row) => ({ input: row.pet, audit: { ...audit, via: { import: id, line: row.line } } })),
+          tx,
+        );
+        if (todo.length > 0)
+          await tx.petImportRow.createMany({
+            data: todo.map((row, index) => ({ importId: id, line: row.line, petId: pets[index].pet.id })),
           });
-          made++;
-        }
-        return made;
+        return todo.length;
       },
       { maxWait: 10_000, timeout: 30_000 },
     );

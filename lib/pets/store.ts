@@ -1,5 +1,5 @@
 import "server-only";
-import { recordAudit, type AuditContext } from "@/lib/audit/record";
+import { recordAudit, recordAudits, type AuditContext } from "@/lib/audit/record";
 import { config } from "@/lib/config";
 import { db, type Transaction } from "@/lib/db/client";
 import { readStatusCounts } from "@/lib/pets/status-counts";
@@ -263,6 +263,44 @@ export async function createPet(input: NewPet, audit: AuditContext, tx?: Transac
     return created;
   };
   return tx ? apply(tx) : db().$transaction(apply, { maxWait: 4000, timeout: 8000 });
+}
+
+/**
+ * Adds many pets in `tx`, each with its audit record as createPet writes it: one INSERT for the pets and one for
+ * the records, for an import's batch. Returns them in the order given. A statement's rows get ascending ids in the
+ * order of its VALUES, so the returned rows sorted by id are the inputs' in order; each is checked against its
+ * input all the same, and a mismatch rolls the batch back rather than recording a line against another's pet.
+ */
+export async function createPets(
+  items: { input: NewPet; audit: AuditContext }[],
+  tx: Transaction,
+): Promise<VersionedPet[]> {
+  if (items.length === 0) return [];
+  const data = items.map(({ input }) => ({
+    name: input.name,
+    categoryId: input.categoryId,
+    status: input.status ?? null,
+  }));
+  const rows = await tx.pet.createManyAndReturn({ data, select: versionedColumns });
+  rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const created = rows.map(toVersioned);
+  created.forEach(({ pet }, index) => {
+    const wanted = data[index];
+    if (pet.name !== wanted.name || pet.categoryId !== wanted.categoryId || (pet.status ?? null) !== wanted.status)
+      throw new Error("createPets: the inserted rows do not come back in the order given");
+  });
+  await recordAudits(
+    tx,
+    created.map(({ pet }, index) => ({
+      context: items[index].audit,
+      entry: {
+        action: "pet.created" as const,
+        target: { type: "pet" as const, id: pet.id, label: pet.name },
+        details: { after: pet },
+      },
+    })),
+  );
+  return created;
 }
 
 export async function findPet(id: bigint, tx: Transaction = db()): Promise<VersionedPet | undefined> {
