@@ -289,12 +289,23 @@ for (const provider of providers) {
       assertError(await call(server.baseUrl, "GET", "/v1/pets/export", { key: "nope" }), 401, "unauthorized");
     });
 
-    test("exportPets counts against the key's rate limit: past it, a 429 with Retry-After", async () => {
-      const limited = await startServer("custom", database.url, { RATE_LIMIT_REQUESTS: "2" });
+    test("exportPets has listPets' CORS and counts against the key's rate limit: past it, a 429", async () => {
+      const limited = await startServer("custom", database.url, {
+        RATE_LIMIT_REQUESTS: "2",
+        CORS_ORIGINS: "https://shop.example",
+      });
       try {
         const limitedKey = await createKey(database.url, "limited");
-        for (let i = 0; i < 2; i++)
-          assert.equal((await call(limited.baseUrl, "GET", "/v1/pets/export", { key: limitedKey })).status, 200);
+        for (let i = 0; i < 2; i++) {
+          const reply = await call(limited.baseUrl, "GET", "/v1/pets/export", {
+            key: limitedKey,
+            headers: { Origin: "https://shop.example" },
+          });
+          assert.equal(reply.status, 200);
+          // CORS as listPets has it, and a browser client may read the file name.
+          assert.equal(reply.headers.get("access-control-allow-origin"), "https://shop.example");
+          assert.match(reply.headers.get("access-control-expose-headers") ?? "", /Content-Disposition/);
+        }
         const refused = await call(limited.baseUrl, "GET", "/v1/pets/export", { key: limitedKey });
         assertError(refused, 429, "rate_limited");
         assert.ok(refused.headers.get("retry-after"));

@@ -5,7 +5,8 @@ import { config } from "@/lib/config";
 // No cookies are involved, so credentials are never allowed.
 
 export const EXPOSED_HEADERS =
-  "Link, X-Request-Id, Deprecation, Sunset, RateLimit, RateLimit-Policy, Retry-After, Location, ETag, Accept-Patch";
+  "Link, X-Request-Id, Deprecation, Sunset, RateLimit, RateLimit-Policy, Retry-After, Location, ETag, Accept-Patch, " +
+  "Content-Disposition";
 const ALLOWED_HEADERS = "Authorization, Content-Type, Idempotency-Key, X-Request-Id, If-Match, If-None-Match";
 
 function allowedOrigin(request: Request): string | undefined {
