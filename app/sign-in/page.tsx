@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { SignInForm } from "@/components/sign-in-form";
-import { safeReturnPath } from "@/lib/auth/page-session";
+import { safeReturnPath } from "@/lib/auth/return-path";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -9,12 +9,15 @@ export default async function SignInPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const { next } = await searchParams;
+  const { next, reason } = await searchParams;
   return (
     <main className="mx-auto max-w-sm px-4 py-16">
       <h1 className="text-2xl font-semibold">Staff sign-in</h1>
       <p className="mt-2 text-sm text-slate-600">The Animal Store admin app: the catalogue and adding pets.</p>
-      <SignInForm next={safeReturnPath(typeof next === "string" ? next : undefined)} />
+      <SignInForm
+        next={safeReturnPath(typeof next === "string" ? next : undefined)}
+        reason={reason === "signed-out" || reason === "session-ended" ? reason : undefined}
+      />
     </main>
   );
 }

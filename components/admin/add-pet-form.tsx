@@ -10,11 +10,12 @@ import {
   inputClass,
   NameAndCategoryFields,
 } from "@/components/admin/form-fields";
-import { AdminRequestError, addPet, newIdempotencyKey } from "@/lib/client/admin-api";
-import { byField, candidate, type FormErrors } from "@/lib/client/pet-form";
+import { useDraft } from "@/components/admin/session-ended";
+import { AdminRequestError, addPet, isSessionEnded, newIdempotencyKey } from "@/lib/client/admin-api";
+import { byField, candidate, refusedFieldErrors, staffFieldErrors, type FormErrors } from "@/lib/client/pet-form";
 import { stringifyJson } from "@/lib/http/json";
-import { fieldErrors } from "@/lib/http/validation";
 import { newPetSchema, petStatuses, type NewPet, type Pet } from "@/lib/pets/schema";
+import { staffErrorMessage } from "@/lib/pets/staff-messages";
 
 const fields = ["name", "categoryId", "status"] as const;
 type Errors = FormErrors<(typeof fields)[number]>;
@@ -35,6 +36,12 @@ export function AddPetForm() {
   // pet once; a new key is taken once it is added, or when what is being sent changes.
   const attempt = useRef<{ key: string; body: string }>(null);
   const inputs = { name: nameInput, categoryId: categoryIdInput, status: statusInput };
+  // Kept if the session ends, and put back (not sent) after signing in again.
+  useDraft("add-pet", name || categoryId || status ? { name, categoryId, status } : undefined, (draft) => {
+    setName(draft.name ?? "");
+    setCategoryId(draft.categoryId ?? "");
+    setStatus(draft.status ?? "");
+  });
 
   const focusFirstError = (found: Errors) => {
     const first = fields.find((field) => found[field]);
@@ -56,10 +63,11 @@ export function AddPetForm() {
       await queryClient.invalidateQueries({ queryKey: ["pets"] }); // the list refetches; no page reload
     },
     onError: (error) => {
+      if (isSessionEnded(error)) return; // the session-ended dialog says so; the values stay
       const found: Errors =
         error instanceof AdminRequestError && error.errors?.length
-          ? byField(fields, error.errors)
-          : { form: [error.message] };
+          ? byField(fields, refusedFieldErrors(error.errors))
+          : { form: [error instanceof AdminRequestError ? staffErrorMessage(error) : error.message] };
       setErrors(found);
       setRequestId(error instanceof AdminRequestError ? error.requestId : undefined);
       focusFirstError(found);
@@ -70,9 +78,10 @@ export function AddPetForm() {
     event.preventDefault();
     setAdded(undefined);
     setRequestId(undefined);
-    const result = newPetSchema.safeParse(candidate(name, categoryId, status));
+    const input = candidate(name, categoryId, status);
+    const result = newPetSchema.safeParse(input);
     if (!result.success) {
-      const found = byField(fields, fieldErrors(result.error));
+      const found = byField(fields, staffFieldErrors(result.error, input));
       setErrors(found);
       focusFirstError(found);
       return; // nothing is sent while the schema refuses it

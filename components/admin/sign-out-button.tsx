@@ -25,7 +25,8 @@ export function SignOutButton() {
             await signOut();
             queryClient.clear();
             // A full navigation: no page or data of the session stays in memory.
-            window.location.replace("/sign-in");
+            // The sign-in page confirms it ("You have signed out.").
+            window.location.replace("/sign-in?reason=signed-out");
           } catch (error) {
             setFailed(`Sign-out failed: ${error instanceof Error ? error.message : String(error)}`);
             setPending(false);
