@@ -23,7 +23,7 @@ async function endSessionOnServer(page: Page, baseURL: string): Promise<void> {
 
 /** Presses Tab until `target` has the focus; fails if it is never reached. */
 async function tabTo(page: Page, target: Locator): Promise<void> {
-  for (let presses = 0; presses < 60; presses++) {
+  for (let presses = 0; presses < 100; presses++) {
     await page.keyboard.press("Tab");
     if (await target.evaluate((element) => element === document.activeElement)) return;
   }
@@ -65,7 +65,7 @@ test.describe("a session that ends mid-task", () => {
     page,
     baseURL,
   }) => {
-    const here = "/admin?sort=name&limit=50";
+    const here = "/admin?sort=name&status=available";
     await signIn(page, here);
     const name = page.getByLabel("Name", { exact: true });
     const category = page.getByLabel("Category id");
@@ -179,6 +179,27 @@ test.describe("a session that ends mid-task", () => {
     expect((await saved).status()).toBe(200);
     await expect(panel.getByTestId("pet-name")).toHaveText(`${original} renamed`);
     await expect(panel.getByTestId("pet-category")).toHaveText("4");
+  });
+
+  test("the add form's values survive the page's own redirect to sign-in after the session ended", async ({
+    page,
+    baseURL,
+  }) => {
+    await signIn(page);
+    const name = page.getByLabel("Name", { exact: true });
+    await tabTo(page, name);
+    await page.keyboard.type("Redirected");
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("2");
+    await endSessionOnServer(page, baseURL!);
+
+    // A client navigation: the page checks the session on the server and redirects to sign-in.
+    await page.goto("/admin?status=sold");
+    await expect(page).toHaveURL(/\/sign-in\?next=/);
+    await signInByKeyboard(page);
+    await expect(page).toHaveURL(/\/admin\?status=sold$/);
+    await expect(name).toHaveValue("Redirected");
+    await expect(page.getByLabel("Category id")).toHaveValue("2");
   });
 
   test("staying on the page closes the dialog with Escape, and the next refused request opens it again", async ({

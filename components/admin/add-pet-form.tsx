@@ -36,7 +36,7 @@ export function AddPetForm() {
   // pet once; a new key is taken once it is added, or when what is being sent changes.
   const attempt = useRef<{ key: string; body: string }>(null);
   const inputs = { name: nameInput, categoryId: categoryIdInput, status: statusInput };
-  // Kept if the session ends, and put back (not sent) after signing in again.
+  // Kept as typed, and put back (not sent) after signing in again if the session ends.
   useDraft("add-pet", name || categoryId || status ? { name, categoryId, status } : undefined, (draft) => {
     setName(draft.name ?? "");
     setCategoryId(draft.categoryId ?? "");

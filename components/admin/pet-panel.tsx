@@ -372,7 +372,7 @@ function EditPetForm({
   const nameInput = useRef<HTMLInputElement>(null);
   const categoryIdInput = useRef<HTMLInputElement>(null);
   const inputs = { name: nameInput, categoryId: categoryIdInput };
-  // Kept if the session ends, and put back (not sent) after signing in again; only what was edited.
+  // Kept as typed, and put back (not sent) after signing in again if the session ends; only what was edited.
   useDraft(
     `edit-pet-${String(pet.id)}`,
     name !== undefined || categoryId !== undefined
@@ -382,6 +382,7 @@ function EditPetForm({
       setName(draft.name);
       setCategoryId(draft.categoryId);
     },
+    { dropOnClose: true },
   );
   const nameText = name ?? pet.name;
   const categoryIdText = categoryId ?? String(pet.categoryId);

@@ -10,11 +10,11 @@ export function AdminProviders({ children }: { children: React.ReactNode }) {
   // The sign-in link of the session-ended dialog while it is open.
   const [signInHref, setSignInHref] = useState<string>();
   const [client] = useState(() => {
-    // A 401 from an admin endpoint means the session ended (signed out elsewhere, expired): say so, keep what
-    // every form holds, and offer sign-in back to this page. No redirect: that would drop the typed values.
+    // A 401 from an admin endpoint means the session ended (signed out elsewhere, expired): say so, and offer
+    // sign-in back to this page. No redirect: the page, and what its forms hold, stay.
     const onError = (error: Error) => {
       if (!isSessionEnded(error)) return;
-      drafts.saveAll();
+      drafts.endSession();
       setSignInHref(signInAgainHref());
     };
     return new QueryClient({
@@ -34,7 +34,7 @@ export function AdminProviders({ children }: { children: React.ReactNode }) {
     <QueryClientProvider client={client}>
       <DraftsContext value={drafts}>
         {children}
-        <SessionEndedDialog signInHref={signInHref} onClose={() => setSignInHref(undefined)} onLeave={drafts.saveAll} />
+        <SessionEndedDialog signInHref={signInHref} onClose={() => setSignInHref(undefined)} />
       </DraftsContext>
     </QueryClientProvider>
   );

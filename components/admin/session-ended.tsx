@@ -1,54 +1,67 @@
 "use client";
 
 import { createContext, useContext, useEffect, useEffectEvent, useRef } from "react";
-import { saveDraft, takeDraft } from "@/lib/client/drafts";
+import { saveDraft, takeDraft, takeSignedInAgain } from "@/lib/client/drafts";
 import { SESSION_ENDED } from "@/lib/pets/staff-messages";
 
 // When an admin request answers 401 (the session ended: expired, signed out elsewhere, account disabled), the
-// page stays: a dialog says so and links to sign-in with `next` = this very URL, and every open form's typed
-// values are kept in sessionStorage, to be put back (not sent) when the form is shown again after sign-in.
+// page stays: a dialog says so and links to sign-in with `next` = this very URL. The add form and an open edit
+// form keep what they hold in sessionStorage as it is typed (lib/client/drafts.ts), and put it back (never send
+// it) when shown again after sign-in, whichever way the browser got there.
 
 type Drafts = {
-  /** A form's current values, read when the session ends; undefined when it holds nothing worth keeping. */
-  register: (key: string, read: () => Record<string, string> | undefined) => () => void;
+  /** Whether this page was opened by signing in again: forms may put their kept drafts back. */
+  restoring: () => boolean;
+  /** The session ended (a 401 was seen): forms keep their drafts even as they close. */
+  ended: () => boolean;
 };
 
 export const DraftsContext = createContext<Drafts | undefined>(undefined);
 
-/** The registry of open forms, and a function saving all their drafts. */
-export function createDrafts(): Drafts & { saveAll: () => void } {
-  const forms = new Map<string, () => Record<string, string> | undefined>();
+/** The page's draft state; `endSession` marks the session ended. */
+export function createDrafts(): Drafts & { endSession: () => void } {
+  let restoring: boolean | undefined;
+  let ended = false;
   return {
-    register: (key, read) => {
-      forms.set(key, read);
-      return () => {
-        if (forms.get(key) === read) forms.delete(key);
-      };
+    // Read on first use, in the browser (never while rendering on the server).
+    restoring: () => (restoring ??= takeSignedInAgain()),
+    ended: () => ended,
+    endSession: () => {
+      ended = true;
     },
-    saveAll: () => forms.forEach((read, key) => saveDraft(key, read())),
   };
 }
 
 /**
- * Keeps a form's typed values if the session ends, and restores them once when the form mounts again.
- * `values` is what it holds now (undefined: nothing typed); `restore` puts a kept draft back into its inputs.
+ * Keeps a form's typed values as they change, and after a sign-in puts a kept draft back once, when the form
+ * mounts. `values` is what it holds now (undefined: nothing typed, and the kept draft is dropped); `restore` puts
+ * a draft back into its inputs. With `dropOnClose`, closing the form (a pet's panel) drops its draft, unless the
+ * session has ended.
  */
 export function useDraft(
   key: string,
   values: Record<string, string> | undefined,
   restore: (draft: Record<string, string>) => void,
+  { dropOnClose = false } = {},
 ): void {
   const drafts = useContext(DraftsContext);
-  const latest = useRef(values);
-  useEffect(() => {
-    latest.current = values;
-  });
   const onRestore = useEffectEvent(restore);
+  // Declared before the saving effect: on mount the kept draft is read before the empty form would drop it.
   useEffect(() => {
+    if (!drafts?.restoring()) return;
     const draft = takeDraft(key);
     if (draft) onRestore(draft);
-    return drafts?.register(key, () => latest.current);
   }, [key, drafts]);
+  const text = values && JSON.stringify(values);
+  useEffect(() => {
+    saveDraft(key, text === undefined ? undefined : (JSON.parse(text) as Record<string, string>));
+  }, [key, text]);
+  useEffect(() => {
+    if (!dropOnClose) return;
+    return () => {
+      if (!drafts?.ended()) saveDraft(key, undefined);
+    };
+  }, [key, drafts, dropOnClose]);
 }
 
 /** The sign-in page's address that comes back to this page afterwards, saying why sign-in is asked for. */
@@ -58,16 +71,7 @@ export function signInAgainHref(): string {
 }
 
 /** The modal that says the session ended; open while `signInHref` is set, closed by its button or Escape. */
-export function SessionEndedDialog({
-  signInHref,
-  onClose,
-  onLeave,
-}: {
-  signInHref: string | undefined;
-  onClose: () => void;
-  /** Before following the sign-in link: the drafts are saved again, with what was typed since. */
-  onLeave: () => void;
-}) {
+export function SessionEndedDialog({ signInHref, onClose }: { signInHref: string | undefined; onClose: () => void }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const link = useRef<HTMLAnchorElement>(null);
   const open = signInHref !== undefined;
@@ -112,7 +116,7 @@ export function SessionEndedDialog({
         <a
           ref={link}
           href={signInHref ?? "/sign-in"}
-          onClick={onLeave}
+
           className={
             "inline-flex min-h-11 items-center rounded-md bg-indigo-700 px-3 py-2 text-sm font-medium text-white " +
             "hover:bg-indigo-800 focus-visible:outline-2 focus-visible:outline-offset-2 " +
