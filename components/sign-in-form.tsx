@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import { signIn } from "@/lib/client/admin-api";
+import { markSignedInAgain } from "@/lib/client/drafts";
 
 const focusRing = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
 
@@ -23,6 +24,7 @@ export function SignInForm({ next }: { next: string }) {
     setError(undefined);
     try {
       await signIn(text(form, "email"), text(form, "password"));
+      markSignedInAgain(); // the page opened next puts back what its forms held when the session ended
       window.location.assign(next);
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));

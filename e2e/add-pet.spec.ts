@@ -22,7 +22,7 @@ test.describe("adding a pet", () => {
     await expect(page.getByLabel("Name", { exact: true })).toHaveValue(""); // ready for the next one
   });
 
-  test("invalid input shows the schema's messages next to the inputs, without a request", async ({
+  test("invalid input shows the schema's rules in staff words next to the inputs, without a request", async ({
     page,
   }, testInfo) => {
     const posts: string[] = [];
@@ -32,27 +32,29 @@ test.describe("adding a pet", () => {
     const submit = page.getByRole("button", { name: "Add pet" });
 
     await submit.click();
-    await expect(page.locator("#name-error")).toHaveText("name must not be empty");
-    await expect(page.locator("#categoryId-error")).toHaveText("categoryId is required");
+    await expect(page.locator("#name-error")).toHaveText("Enter a name");
+    await expect(page.locator("#categoryId-error")).toHaveText("Choose a category");
     await expect(page.getByLabel("Name", { exact: true })).toHaveAttribute("aria-invalid", "true");
     await expect(page.getByLabel("Name", { exact: true })).toBeFocused();
 
     await page.getByLabel("Name", { exact: true }).fill("   ");
     await page.getByLabel("Category id").fill("three");
     await submit.click();
-    await expect(page.locator("#name-error")).toHaveText("name must not be empty");
-    await expect(page.locator("#categoryId-error")).toHaveText("categoryId must be an integer");
+    await expect(page.locator("#name-error")).toHaveText("Enter a name");
+    await expect(page.locator("#categoryId-error")).toHaveText(
+      "Choose a category: a category is a whole number, such as 1",
+    );
 
     await page.getByLabel("Name", { exact: true }).fill("x".repeat(201));
     await page.getByLabel("Category id").fill("9223372036854775808");
     await submit.click();
-    await expect(page.locator("#name-error")).toHaveText("name must be at most 200 characters");
-    await expect(page.locator("#categoryId-error")).toHaveText("categoryId must be at most 9223372036854775807");
+    await expect(page.locator("#name-error")).toHaveText("Use 200 characters or fewer");
+    await expect(page.locator("#categoryId-error")).toHaveText("Choose a category: this number is too large to be one");
     await page.screenshot({ path: testInfo.outputPath("form-errors.png"), fullPage: true });
     expect(posts).toEqual([]);
   });
 
-  test("a refusal by the server shows the API's errors[] next to the right input", async ({ page }) => {
+  test("a refusal by the server marks the input its errors[] names, in staff words", async ({ page }) => {
     // The browser runs the API's own schema, so a page as served never sends what /v1 refuses. To see
     // the server's refusal reach the form, the request is altered in flight — as an outdated page or a
     // tampering client would send it — and then goes to the real server, which refuses it.
@@ -75,7 +77,9 @@ test.describe("adding a pet", () => {
     expect((await response.json()).errors).toEqual([
       { path: "categoryId", message: "categoryId must be at most 9223372036854775807" },
     ]);
-    await expect(page.locator("#categoryId-error")).toHaveText("categoryId must be at most 9223372036854775807");
+    await expect(page.locator("#categoryId-error")).toHaveText(
+      "The store refused this category; check it and save again",
+    );
     await expect(page.getByLabel("Category id")).toHaveAttribute("aria-invalid", "true");
     await expect(page.locator("#name-error")).toHaveCount(0);
     await expect(page.getByTestId("form-request-id")).toHaveText(response.headers()["x-request-id"]);

@@ -207,7 +207,7 @@ test.describe("a pet's panel", () => {
     release();
     const alert = panelOf(page).getByRole("alert");
     await expect(alert).toContainText("The status could not be changed");
-    await expect(alert).toContainText("cannot reach its database");
+    await expect(alert).toContainText("The store is not answering right now. Try again in a moment.");
     await expect(panelOf(page).getByTestId("panel-request-id")).toHaveText("req-e2e-refused-503");
     await expect(rowStatus).toHaveText("available");
     await expect(panelOf(page).getByTestId("pet-status")).toHaveText("available");
@@ -239,13 +239,15 @@ test.describe("a pet's panel", () => {
     await name.fill("   ");
     await category.fill("");
     await save.click();
-    await expect(name).toHaveAccessibleDescription("name must not be empty");
+    await expect(name).toHaveAccessibleDescription("Enter a name");
     await expect(name).toHaveAttribute("aria-invalid", "true");
     await expect(name).toBeFocused();
-    await expect(panel.locator("#edit-categoryId-error")).toHaveText("categoryId is required");
+    await expect(panel.locator("#edit-categoryId-error")).toHaveText("Choose a category");
     await category.fill("9223372036854775808");
     await save.click();
-    await expect(panel.locator("#edit-categoryId-error")).toHaveText("categoryId must be at most 9223372036854775807");
+    await expect(panel.locator("#edit-categoryId-error")).toHaveText(
+      "Choose a category: this number is too large to be one",
+    );
     expect(patches, "nothing is sent while the schema refuses it").toEqual([]);
 
     const renamed = `${pet.name} renamed`;

@@ -39,7 +39,7 @@ test.describe("what reaches the browser", () => {
     await expect(page.getByTestId("pet-row").first()).toBeVisible();
     const cookies = JSON.stringify(await context.cookies());
     await page.getByRole("button", { name: "Sign out" }).click();
-    await expect(page).toHaveURL(/\/sign-in$/);
+    await expect(page).toHaveURL(/\/sign-in\?reason=signed-out$/);
     await page.waitForLoadState("networkidle");
     await Promise.all(pending);
 

@@ -75,7 +75,8 @@ test.describe("signing in and out", () => {
     expect(cookie?.path).toBe("/admin");
 
     await page.getByRole("button", { name: "Sign out" }).click();
-    await expect(page).toHaveURL(/\/sign-in$/);
+    await expect(page).toHaveURL(/\/sign-in\?reason=signed-out$/);
+    await expect(page.getByRole("status")).toHaveText("You have signed out.");
     for (const path of ["/admin", "/admin?status=sold&limit=50", "/admin?cursors=cDE6MjA"]) {
       await page.goto(path);
       await expect(page).toHaveURL(/\/sign-in\?next=/);

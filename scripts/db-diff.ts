@@ -5,19 +5,29 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { parseArgs } from "node:util";
 import type { DatabaseConfig } from "@/lib/config";
+import { parseOrExit, parseToolLine, UsageError } from "@/scripts/cli";
 import { prismaDir, schemaFiles, withSchemaEngine } from "@/lib/db/schema-engine";
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: { from: { type: "string", default: "HEAD" } },
+const tool = {
+  run: "npm run db:diff",
+  about:
+    "Writes the next migration of each provider (prisma/<provider>/migrations/NNNN_<name>/migration.sql): the SQL\n" +
+    "that takes prisma/models.prisma as it was at the git revision (--from, default HEAD) to the working tree's.",
+};
+
+const { name, from } = parseOrExit(() => {
+  const { args, values } = parseToolLine(tool, {
+    usage: "<migration_name> [--from <git revision>]",
+    args: ["migration_name"],
+    options: { from: { type: "string", default: "HEAD" } },
+    missing: () => "db:diff needs the new migration's name, in snake_case",
+    extra: (given) => `db:diff takes one migration name; got ${given.map((word) => `'${word}'`).join(", ")}`,
+  });
+  if (!/^[a-z0-9_]+$/.test(args[0]))
+    throw new UsageError(`The migration name is snake_case (a-z, 0-9, _), not "${args[0]}".`);
+  return { name: args[0], from: String(values.from) };
 });
-const name = positionals[0];
-if (!name || !/^[a-z0-9_]+$/.test(name)) {
-  console.error("usage: npm run db:diff -- <migration_name in snake_case> [--from <git revision>]");
-  process.exit(2);
-}
 
 function modelsAt(revision: string): string | undefined {
   try {
@@ -35,7 +45,7 @@ const databases: DatabaseConfig[] = [
   { provider: "postgresql", url: process.env.DIFF_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
 ];
 
-const oldModels = modelsAt(values.from);
+const oldModels = modelsAt(from);
 for (const database of databases) {
   const now = schemaFiles(database.provider);
   const before =

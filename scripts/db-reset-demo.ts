@@ -1,13 +1,21 @@
 // npm run db:reset-demo — restores the demo catalogue in DATABASE_URL's database: every pet is deleted
 // and the demo pets are added again, each deletion and addition in the activity log. API keys and staff
 // accounts are kept.
-import { runCommand } from "@/scripts/cli";
+import { parseToolLine, runCommand } from "@/scripts/cli";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { resetDemoCatalogue } from "@/lib/demo-seed";
 
+const tool = {
+  run: "npm run db:reset-demo",
+  about:
+    "Restores the demo catalogue in DATABASE_URL's database: every pet is deleted and the demo pets added again,\n" +
+    "each in the activity log. API keys, staff accounts and sessions are kept.",
+};
+
 await runCommand(async () => {
+  parseToolLine(tool, { usage: "" });
   const { database } = config();
   await migrate(database);
   const before = await db().pet.count();

@@ -3,7 +3,7 @@
 // `list` says which key is the admin app's (FOR "admin app"; at most one of them is active), who made each key,
 // and its getPet calls: GETPET 30D over the last 30 UTC days, LAST GETPET the last one (getPet goes away on its
 // sunset; lib/v1/call-counts.ts). Creating and revoking are recorded in the audit trail as the command line's.
-import { printTable, runCommand, UsageError } from "@/scripts/cli";
+import { parseCommandLine, printTable, runCommand, UsageError } from "@/scripts/cli";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/auth/api-keys";
 import { keyNameSchema } from "@/lib/auth/api-key-schema";
 import { COMMAND_LINE } from "@/lib/audit/record";
@@ -11,15 +11,39 @@ import { config } from "@/lib/config";
 import { migrate } from "@/lib/db/migrate";
 import { getPetCalls } from "@/lib/v1/call-counts";
 
-const usage = "usage: npm run key -- create <name> | list | revoke <id or prefix>";
+const tool = {
+  run: "npm run key",
+  about:
+    "Manages the API keys of DATABASE_URL's database (SQLite's data/animal-store.db by default).\n" +
+    "Creating and revoking are recorded in the activity log as the command line's.",
+};
+
+const commands = {
+  create: {
+    usage: "<name>",
+    about: "Creates a key and prints it once, alone on the last line. Quote a name with spaces.",
+    args: ["name"],
+    missing: () => "create needs a name for the key",
+    extra: (given: string[]) => `create takes one name; quote a name with spaces: "${given.join(" ")}"`,
+  },
+  list: {
+    usage: "",
+    about: "Lists every key: id, name, whose, prefix, creator, last use, state and getPet calls over 30 days.",
+  },
+  revoke: {
+    usage: "<id or prefix>",
+    about: "Revokes a key: requests with it are refused from now on. Revoking it again changes nothing.",
+    args: ["id or prefix"],
+    missing: () => "revoke needs a key id or prefix",
+    extra: (given: string[]) => `revoke takes one key id or prefix; got ${given.map((word) => `'${word}'`).join(", ")}`,
+  },
+};
 
 const date = (value: Date | null) => (value ? value.toISOString().replace(/\.\d+Z$/, "Z") : "never");
 
 await runCommand(async () => {
-  const [command, ...rest] = process.argv.slice(2);
-  const argument = rest.join(" ").trim();
-  if (!["create", "list", "revoke"].includes(command ?? "") || (command !== "list" && !argument))
-    throw new UsageError(usage);
+  const { command, args } = parseCommandLine(tool, commands);
+  const argument = (args[0] ?? "").trim();
   await migrate(config().database); // the tool works on a database the server has never seen
 
   if (command === "create") {

@@ -4,7 +4,7 @@
 // made by the command line. `create` and `reset-password` read the password from standard input — piped
 // (`echo 'password' | npm run staff -- create a@b.example`, the first line) or typed at a prompt that does
 // not echo — so it never sits in the shell's history or the process list.
-import { printTable, runCommand, UsageError } from "@/scripts/cli";
+import { parseCommandLine, printTable, runCommand, UsageError, type CommandSpec } from "@/scripts/cli";
 import { config } from "@/lib/config";
 import { migrate } from "@/lib/db/migrate";
 import { staffEmailSchema, staffPasswordSchema } from "@/lib/auth/staff-schema";
@@ -21,12 +21,46 @@ import {
   type StaffChange,
 } from "@/lib/auth/staff";
 
-const usage =
-  "usage: npm run staff -- create <email> [--role staff|admin] | list | disable <email> | enable <email> | " +
-  "role <email> <staff|admin> | reset-password <email> | unlock <email>   " +
-  "(create and reset-password read the password from standard input)";
+const tool = {
+  run: "npm run staff",
+  about:
+    "Manages the staff accounts of DATABASE_URL's database; every change is recorded in the activity log as the\n" +
+    "command line's. create and reset-password read the password from standard input: piped (the first line) or\n" +
+    "typed at a prompt that does not echo, so it never sits in the shell's history or the process list.",
+};
 
-const commands = ["create", "list", "disable", "enable", "role", "reset-password", "unlock"];
+/** A command taking one email. */
+const onEmail = (name: string, about: string): CommandSpec => ({
+  usage: "<email>",
+  about,
+  args: ["email"],
+  missing: () => `${name} needs the account's email`,
+  extra: (given) => `${name} takes one email; got ${given.map((word) => `'${word}'`).join(", ")}`,
+});
+
+const commands: Record<string, CommandSpec> = {
+  create: {
+    ...onEmail("create", "Creates an account (a staff member unless --role admin); the password from stdin."),
+    usage: "<email> [--role staff|admin]",
+    options: { role: { type: "string" } },
+  },
+  list: { usage: "", about: "Lists the accounts: id, email, role, created, state and failed sign-ins." },
+  disable: onEmail("disable", "Refuses the account's sign-in and ends its sessions."),
+  enable: onEmail("enable", "Lets a disabled account sign in again."),
+  role: {
+    usage: "<email> <staff|admin>",
+    about: "Makes the account a staff member or an admin. The store keeps at least one enabled admin.",
+    args: ["email", "role"],
+    missing: (given) => (given.length === 0 ? "role needs an email and a role" : "role needs a role (staff or admin)"),
+    extra: (given) =>
+      `role takes an email and a role; got also ${given
+        .slice(2)
+        .map((word) => `'${word}'`)
+        .join(", ")}`,
+  },
+  "reset-password": onEmail("reset-password", "Sets a new password (from stdin) and ends the account's sessions."),
+  unlock: onEmail("unlock", "Clears the account's failed sign-ins and every address's lock."),
+};
 
 const date = (value: Date | null) => (value ? value.toISOString().replace(/\.\d+Z$/, "Z") : "");
 
@@ -88,21 +122,16 @@ function unchanged(change: StaffChange): change is Extract<StaffChange, { change
 }
 
 await runCommand(async () => {
-  const [command, ...words] = process.argv.slice(2);
-  const roleAt = command === "create" ? words.indexOf("--role") : -1;
-  const role = roleAt === -1 ? "staff" : words[roleAt + 1];
-  if (role !== "staff" && role !== "admin") throw new UsageError(`--role is staff or admin, not "${role ?? ""}".`);
-  let rest = roleAt === -1 ? words : words.filter((_, index) => index !== roleAt && index !== roleAt + 1);
+  const { command, args, values } = parseCommandLine(tool, commands);
+  const role = values.role ?? "staff";
+  if (role !== "staff" && role !== "admin") throw new UsageError(`--role is staff or admin, not "${String(role)}".`);
   let newRole: "staff" | "admin" | undefined;
   if (command === "role") {
-    const last = rest.at(-1);
-    if (rest.length < 2) throw new UsageError("usage: npm run staff -- role <email> <staff|admin>");
-    if (last !== "staff" && last !== "admin") throw new UsageError(`The role is staff or admin, not "${last}".`);
-    newRole = last;
-    rest = rest.slice(0, -1);
+    const wanted = args[1];
+    if (wanted !== "staff" && wanted !== "admin") throw new UsageError(`The role is staff or admin, not "${wanted}".`);
+    newRole = wanted;
   }
-  const argument = rest.join(" ").trim();
-  if (!commands.includes(command ?? "") || (command !== "list" && !argument)) throw new UsageError(usage);
+  const argument = (args[0] ?? "").trim();
   if (command !== "list" && !staffEmailSchema.safeParse(argument).success)
     throw new UsageError(`"${argument}" is not an email address.`);
   await migrate(config().database); // the tool works on a database the server has never seen

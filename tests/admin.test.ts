@@ -768,7 +768,12 @@ describe("npm run staff", () => {
       /already exists/,
     ],
     ["an email that is not one", ["create", "bob"], "another long password\n", /not an email address/],
-    ["an unknown command", ["delete", "alice@animal-store.example"], undefined, /^usage: npm run staff/],
+    [
+      "an unknown command",
+      ["delete", "alice@animal-store.example"],
+      undefined,
+      /^unknown command 'delete'; commands: /,
+    ],
     [
       "disable of an unknown email",
       ["disable", "nobody@animal-store.example"],

@@ -1,8 +1,14 @@
 import type { Metadata } from "next";
 import { SignInForm } from "@/components/sign-in-form";
 import { ThemeToggle } from "@/components/theme-toggle";
-import { safeReturnPath } from "@/lib/auth/page-session";
+import { SignInNotice, type SignInReason } from "@/components/sign-in-notice";
+import { safeReturnPath } from "@/lib/auth/return-path";
 import { requestTheme } from "@/lib/theme-server";
+
+/** `?reason=`, when the app sent the browser here: a known one, or none. */
+function signInReason(value: unknown): SignInReason | undefined {
+  return value === "signed-out" || value === "session-ended" ? value : undefined;
+}
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -11,11 +17,13 @@ export default async function SignInPage({
 }: {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
-  const { next } = await searchParams;
+  const { next, reason: given } = await searchParams;
+  const reason = signInReason(given);
   return (
     <main className="mx-auto max-w-sm px-4 py-16">
       <h1 className="text-2xl font-semibold">Staff sign-in</h1>
       <p className="mt-2 text-sm text-slate-600">The Animal Store admin app: the catalogue and adding pets.</p>
+      {reason ? <SignInNotice reason={reason} /> : null}
       <SignInForm next={safeReturnPath(typeof next === "string" ? next : undefined)} />
       <div className="mt-10 border-t border-slate-200 pt-4">
         <ThemeToggle initial={await requestTheme()} />

@@ -12,12 +12,13 @@ import {
 } from "@/components/admin/form-fields";
 import { useCatalogueNavigation } from "@/components/admin/catalogue-navigation";
 import { useNotifications } from "@/components/admin/notifications";
-import { AdminRequestError, addPet, newIdempotencyKey } from "@/lib/client/admin-api";
+import { useDraft } from "@/components/admin/session-ended";
+import { AdminRequestError, addPet, isSessionEnded, newIdempotencyKey } from "@/lib/client/admin-api";
 import { newPetHref } from "@/lib/client/catalogue-view";
-import { byField, candidate, type FormErrors } from "@/lib/client/pet-form";
+import { byField, candidate, refusedFieldErrors, staffFieldErrors, type FormErrors } from "@/lib/client/pet-form";
 import { stringifyJson } from "@/lib/http/json";
-import { fieldErrors } from "@/lib/http/validation";
 import { newPetSchema, petStatuses, type NewPet } from "@/lib/pets/schema";
+import { staffErrorMessage } from "@/lib/pets/staff-messages";
 
 const fields = ["name", "categoryId", "status"] as const;
 type Errors = FormErrors<(typeof fields)[number]>;
@@ -61,6 +62,12 @@ export function AddPetForm() {
   // pet once; a new key is taken once it is added, or when what is being sent changes.
   const attempt = useRef<{ key: string; body: string }>(null);
   const inputs = { name: nameInput, categoryId: categoryIdInput, status: statusInput };
+  // Kept as typed, and put back (not sent) after signing in again if the session ends.
+  useDraft("add-pet", name || categoryId || status ? { name, categoryId, status } : undefined, (draft) => {
+    setName(draft.name ?? "");
+    setCategoryId(draft.categoryId ?? "");
+    setStatus(draft.status ?? "");
+  });
 
   const focusFirstError = (found: Errors) => {
     const first = fields.find((field) => found[field]);
@@ -91,10 +98,11 @@ export function AddPetForm() {
       await queryClient.invalidateQueries({ queryKey: ["pets"] }); // the list refetches; no page reload
     },
     onError: (error) => {
+      if (isSessionEnded(error)) return; // the session-ended dialog says so; the values stay
       const found: Errors =
         error instanceof AdminRequestError && error.errors?.length
-          ? byField(fields, error.errors)
-          : { form: [error.message] };
+          ? byField(fields, refusedFieldErrors(error.errors))
+          : { form: [error instanceof AdminRequestError ? staffErrorMessage(error) : error.message] };
       setErrors(found);
       setRequestId(error instanceof AdminRequestError ? error.requestId : undefined);
       focusFirstError(found);
@@ -105,9 +113,10 @@ export function AddPetForm() {
     event.preventDefault();
     if (mutation.isPending) return;
     setRequestId(undefined);
-    const result = newPetSchema.safeParse(candidate(name, categoryId, status));
+    const input = candidate(name, categoryId, status);
+    const result = newPetSchema.safeParse(input);
     if (!result.success) {
-      const found = byField(fields, fieldErrors(result.error));
+      const found = byField(fields, staffFieldErrors(result.error, input));
       setErrors(found);
       focusFirstError(found);
       return; // nothing is sent while the schema refuses it

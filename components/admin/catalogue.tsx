@@ -21,6 +21,7 @@ import {
 } from "@/lib/client/catalogue-view";
 import { petCountsQueryKey, PETS_KEY } from "@/lib/client/pet-cache";
 import type { PetCounts, PetSort } from "@/lib/pets/schema";
+import { isExpiredPageLink, staffErrorMessage } from "@/lib/pets/staff-messages";
 
 export const CATALOGUE_TITLE_ID = "catalogue-title";
 
@@ -180,12 +181,22 @@ export function Catalogue({ view, action }: { view: CatalogueView; action?: Reac
 
       <div className="mt-4" aria-busy={query.isFetching}>
         {query.isError && !page ? (
-          <LoadError error={query.error} onRetry={() => void query.refetch()} />
+          <LoadError
+            error={query.error}
+            onRetry={() => void query.refetch()}
+            firstPageHref={viewHref({ ...view, cursors: [] })}
+          />
         ) : !page ? (
           <TableSkeleton rows={Math.min(view.limit, 8)} />
         ) : (
           <>
-            {query.isError ? <LoadError error={query.error} onRetry={() => void query.refetch()} /> : null}
+            {query.isError ? (
+              <LoadError
+                error={query.error}
+                onRetry={() => void query.refetch()}
+                firstPageHref={viewHref({ ...view, cursors: [] })}
+              />
+            ) : null}
             <PetTable page={page} dimmed={loadingAnother} view={view} />
           </>
         )}
@@ -440,12 +451,19 @@ function TableSkeleton({ rows }: { rows: number }) {
   );
 }
 
-function LoadError({ error, onRetry }: { error: Error; onRetry: () => void }) {
+const loadErrorAction =
+  "mt-3 inline-block min-h-11 rounded-md border border-red-300 bg-white px-3 py-2 font-medium hover:bg-red-100 " +
+  focusRing;
+
+function LoadError({ error, onRetry, firstPageHref }: { error: Error; onRetry: () => void; firstPageHref: string }) {
   const requestId = error instanceof AdminRequestError ? error.requestId : undefined;
+  const message = error instanceof AdminRequestError ? staffErrorMessage(error) : error.message;
+  // A page link whose cursor is refused is refused again on a retry: the way on is the first page.
+  const expired = error instanceof AdminRequestError && isExpiredPageLink(error);
   return (
     <div role="alert" className="mb-3 rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-900">
       <p className="font-medium">The catalogue could not be loaded.</p>
-      <p className="mt-1">{error.message}</p>
+      <p className="mt-1">{message}</p>
       {requestId ? (
         <p className="mt-1">
           Request id:{" "}
@@ -454,15 +472,15 @@ function LoadError({ error, onRetry }: { error: Error; onRetry: () => void }) {
           </code>
         </p>
       ) : null}
-      <button
-        type="button"
-        onClick={onRetry}
-        className={
-          "mt-3 min-h-11 rounded-md border border-red-300 bg-white px-3 py-2 font-medium hover:bg-red-100 " + focusRing
-        }
-      >
-        Try again
-      </button>
+      {expired ? (
+        <ViewLink href={firstPageHref} className={loadErrorAction}>
+          Go to the first page
+        </ViewLink>
+      ) : (
+        <button type="button" onClick={onRetry} className={loadErrorAction}>
+          Try again
+        </button>
+      )}
     </div>
   );
 }

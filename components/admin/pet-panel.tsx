@@ -8,12 +8,13 @@ import { focusRing, FormProblems, NameAndCategoryFields, RequestId } from "@/com
 import { PetHistory } from "@/components/admin/pet-history";
 import { StatusBadge } from "@/components/admin/status-badge";
 import { useNotifications } from "@/components/admin/notifications";
+import { useDraft } from "@/components/admin/session-ended";
 import { isConflict, isGone, usePetChange, type PetChange } from "@/components/admin/use-pet-change";
-import { AdminRequestError, fetchPet } from "@/lib/client/admin-api";
+import { AdminRequestError, fetchPet, isSessionEnded } from "@/lib/client/admin-api";
 import { petFromPages, petQueryKey } from "@/lib/client/pet-cache";
-import { byField, candidate, type FormErrors } from "@/lib/client/pet-form";
-import { fieldErrors } from "@/lib/http/validation";
+import { byField, candidate, refusedFieldErrors, staffFieldErrors, type FormErrors } from "@/lib/client/pet-form";
 import { petPatchSchema, petStatuses, type Pet, type PetPatch, type PetStatus } from "@/lib/pets/schema";
+import { staffErrorMessage } from "@/lib/pets/staff-messages";
 
 // One pet's panel, opened by ?pet=<id>: every field, its status in one click, its name and category edited
 // with the add form's schema and messages, and deleting it after a confirmation. Every change carries the
@@ -125,13 +126,14 @@ export function PetPanel({ id, closeHref, onGone, onDeleting, onDeleted }: PetPa
           });
         },
         onError: (error) => {
+          if (isSessionEnded(error)) return; // the session-ended dialog says so; the edit form's values stay
           if (isConflict(error)) setProblem({ kind: "conflict", change });
           else if (isGone(error))
             onGone(`${title} is no longer in the catalogue: someone deleted it meanwhile.`, error.requestId);
           else if (!options.onRefused?.(error)) {
             setProblem({
               kind: "error",
-              message: `${failure(change)}: ${error.message}`,
+              message: `${failure(change)}: ${inStaffWords(error)}`,
               requestId: error instanceof AdminRequestError ? error.requestId : undefined,
             });
           }
@@ -178,7 +180,7 @@ export function PetPanel({ id, closeHref, onGone, onDeleting, onDeleted }: PetPa
 
       {query.isError && !pet && !isGone(query.error) ? (
         <div role="alert" className="mt-3 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
-          <p>This pet could not be loaded: {query.error.message}</p>
+          <p>This pet could not be loaded: {inStaffWords(query.error)}</p>
           {query.error instanceof AdminRequestError ? <RequestId id={query.error.requestId} /> : null}
           <button type="button" onClick={() => void query.refetch()} className={`${plainButton} mt-2`}>
             Try again
@@ -248,6 +250,10 @@ export function PetPanel({ id, closeHref, onGone, onDeleting, onDeleted }: PetPa
       ) : null}
     </section>
   );
+}
+
+function inStaffWords(error: Error): string {
+  return error instanceof AdminRequestError ? staffErrorMessage(error) : error.message;
 }
 
 function statusDone(status: PetStatus | null | undefined): string {
@@ -382,6 +388,18 @@ function EditPetForm({
   const nameInput = useRef<HTMLInputElement>(null);
   const categoryIdInput = useRef<HTMLInputElement>(null);
   const inputs = { name: nameInput, categoryId: categoryIdInput };
+  // Kept as typed, and put back (not sent) after signing in again if the session ends; only what was edited.
+  useDraft(
+    `edit-pet-${String(pet.id)}`,
+    name !== undefined || categoryId !== undefined
+      ? { ...(name !== undefined ? { name } : {}), ...(categoryId !== undefined ? { categoryId } : {}) }
+      : undefined,
+    (draft) => {
+      setName(draft.name);
+      setCategoryId(draft.categoryId);
+    },
+    { dropOnClose: true },
+  );
   const nameText = name ?? pet.name;
   const categoryIdText = categoryId ?? String(pet.categoryId);
 
@@ -395,9 +413,10 @@ function EditPetForm({
     event.preventDefault();
     if (busy) return;
     setRequestId(undefined);
-    const result = petEditSchema.safeParse(candidate(nameText, categoryIdText));
+    const input = candidate(nameText, categoryIdText);
+    const result = petEditSchema.safeParse(input);
     if (!result.success) {
-      show(byField(editFields, fieldErrors(result.error)));
+      show(byField(editFields, staffFieldErrors(result.error, input)));
       return; // nothing is sent while the schema refuses it
     }
     setErrors({});
@@ -417,7 +436,7 @@ function EditPetForm({
       onRefused: (error) => {
         if (!(error instanceof AdminRequestError && error.errors?.length)) return false;
         setRequestId(error.requestId);
-        show(byField(editFields, error.errors));
+        show(byField(editFields, refusedFieldErrors(error.errors)));
         return true;
       },
     });

@@ -3,6 +3,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { signOut } from "@/lib/client/admin-api";
+import { clearDrafts } from "@/lib/client/drafts";
 
 export function SignOutButton() {
   const queryClient = useQueryClient();
@@ -24,8 +25,10 @@ export function SignOutButton() {
           try {
             await signOut();
             queryClient.clear();
+            clearDrafts();
             // A full navigation: no page or data of the session stays in memory.
-            window.location.replace("/sign-in");
+            // The sign-in page confirms it ("You have signed out.").
+            window.location.replace("/sign-in?reason=signed-out");
           } catch (error) {
             setFailed(`Sign-out failed: ${error instanceof Error ? error.message : String(error)}`);
             setPending(false);

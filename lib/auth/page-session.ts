@@ -17,11 +17,6 @@ export async function requireStaff(returnTo: string): Promise<SignedInStaff> {
   return staff;
 }
 
-/** Where /sign-in may send the browser afterwards: an admin page of this app, nothing else. */
-export function safeReturnPath(next: string | undefined): string {
-  return next && /^\/admin(?:[/?#]|$)/.test(next) && !/[\\\s]|\/\//.test(next) ? next : "/admin";
-}
-
 /**
  * The signed-in admin for an admin-only page (API keys, staff, activity); a staff member who is not an admin
  * gets the 403 page, a visitor the sign-in page.

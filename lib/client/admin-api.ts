@@ -13,6 +13,8 @@ export class AdminRequestError extends Error {
     readonly requestId: string,
     readonly code?: string,
     readonly errors?: FieldError[],
+    /** Retry-After, in seconds, when the answer had one (429). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
   }
@@ -52,9 +54,15 @@ export async function call(path: string, init: RequestInit = {}): Promise<{ body
       response.headers.get("x-request-id") ?? requestId,
       typeof error.code === "string" ? error.code : undefined,
       Array.isArray(error.errors) ? (error.errors as FieldError[]) : undefined,
+      Number(response.headers.get("retry-after")) || undefined,
     );
   }
   return { body, headers: response.headers };
+}
+
+/** A 401 `session_required`: the staff session ended (signed out elsewhere, expired, account disabled). */
+export function isSessionEnded(error: unknown): error is AdminRequestError {
+  return error instanceof AdminRequestError && error.status === 401 && error.code === "session_required";
 }
 
 export type PetPage = { pets: Pet[]; nextCursor?: string };

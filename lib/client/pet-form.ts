@@ -1,7 +1,10 @@
+import type { z } from "zod";
 import type { FieldError } from "@/lib/http/errors";
+import { staffIssueMessages, staffRefusedField } from "@/lib/pets/staff-messages";
 
 // What the add form and a pet's edit form share: reading the inputs' text as the API's members, and putting
-// the schema's (or the server's) field errors beside the inputs they name.
+// the schema's (or the server's) field errors beside the inputs they name, in staff words
+// (lib/pets/staff-messages.ts), not the API's.
 
 /** Messages by input; `form` holds what names no input of this form. */
 export type FormErrors<F extends string> = Partial<Record<F | "form", string[]>>;
@@ -25,4 +28,17 @@ export function byField<F extends string>(fields: readonly F[], errors: FieldErr
     (grouped[field] ??= []).push(field === "form" && error.path ? `${error.path}: ${error.message}` : error.message);
   }
   return grouped;
+}
+
+/** The schema's refusal of `input` as staff messages, by the member (path) each names. */
+export function staffFieldErrors(error: z.ZodError, input: unknown): FieldError[] {
+  return staffIssueMessages(error.issues, input).map(({ field, message }) => ({ path: field, message }));
+}
+
+/**
+ * The server's errors[] for what the form's own check passed (an outdated page): which inputs it refused, in staff
+ * words. The server's messages are /v1's, for developers; which rule they name is not in the answer.
+ */
+export function refusedFieldErrors(errors: FieldError[]): FieldError[] {
+  return errors.map((error) => ({ path: error.path, message: staffRefusedField(error.path) }));
 }

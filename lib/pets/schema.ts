@@ -18,13 +18,18 @@ export const NAME_MAX_LENGTH = 200;
 
 export const petNameSchema = z
   .string({ error: (issue) => (issue.input === undefined ? "name is required" : "name must be a string") })
-  .refine((name) => name.trim().length > 0, "name must not be empty")
-  .refine((name) => [...name].length <= NAME_MAX_LENGTH, `name must be at most ${NAME_MAX_LENGTH} characters`)
+  // Each refinement names its rule (params.rule): the admin's staff messages are keyed on it
+  // (lib/pets/staff-messages.ts), never on the message, which is /v1's.
+  .refine((name) => name.trim().length > 0, { message: "name must not be empty", params: { rule: "not_blank" } })
+  .refine((name) => [...name].length <= NAME_MAX_LENGTH, {
+    message: `name must be at most ${NAME_MAX_LENGTH} characters`,
+    params: { rule: "max_characters" },
+  })
   // Lone surrogates cannot be stored as UTF-8, and control characters have no place in a name.
   .refine(
     // eslint-disable-next-line no-control-regex -- matching control characters is the point
     (name) => name.isWellFormed() && !/[\u0000-\u001f\u007f]/.test(name),
-    "name must be text without control characters",
+    { message: "name must be text without control characters", params: { rule: "plain_text" } },
   )
   .meta({ description: `The pet's name: 1 to ${NAME_MAX_LENGTH} characters, not blank.`, examples: ["Rex"] });
 

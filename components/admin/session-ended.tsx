@@ -1,0 +1,131 @@
+"use client";
+
+import { createContext, useContext, useEffect, useEffectEvent, useRef } from "react";
+import { saveDraft, takeDraft, takeSignedInAgain } from "@/lib/client/drafts";
+import { SESSION_ENDED } from "@/lib/pets/staff-messages";
+
+// When an admin request answers 401 (the session ended: expired, signed out elsewhere, account disabled), the
+// page stays: a dialog says so and links to sign-in with `next` = this very URL. The add form and an open edit
+// form keep what they hold in sessionStorage as it is typed (lib/client/drafts.ts), and put it back (never send
+// it) when shown again after sign-in, whichever way the browser got there.
+
+type Drafts = {
+  /** Whether this page was opened by signing in again: forms may put their kept drafts back. */
+  restoring: () => boolean;
+  /** The session ended (a 401 was seen): forms keep their drafts even as they close. */
+  ended: () => boolean;
+};
+
+export const DraftsContext = createContext<Drafts | undefined>(undefined);
+
+/** The page's draft state; `endSession` marks the session ended. */
+export function createDrafts(): Drafts & { endSession: () => void } {
+  let restoring: boolean | undefined;
+  let ended = false;
+  return {
+    // Read on first use, in the browser (never while rendering on the server).
+    restoring: () => (restoring ??= takeSignedInAgain()),
+    ended: () => ended,
+    endSession: () => {
+      ended = true;
+    },
+  };
+}
+
+/**
+ * Keeps a form's typed values as they change, and after a sign-in puts a kept draft back once, when the form
+ * mounts. `values` is what it holds now (undefined: nothing typed, and the kept draft is dropped); `restore` puts
+ * a draft back into its inputs. With `dropOnClose`, closing the form (a pet's panel) drops its draft, unless the
+ * session has ended.
+ */
+export function useDraft(
+  key: string,
+  values: Record<string, string> | undefined,
+  restore: (draft: Record<string, string>) => void,
+  { dropOnClose = false } = {},
+): void {
+  const drafts = useContext(DraftsContext);
+  const onRestore = useEffectEvent(restore);
+  // Declared before the saving effect: on mount the kept draft is read before the empty form would drop it.
+  useEffect(() => {
+    if (!drafts?.restoring()) return;
+    const draft = takeDraft(key);
+    if (draft) onRestore(draft);
+  }, [key, drafts]);
+  const text = values && JSON.stringify(values);
+  useEffect(() => {
+    saveDraft(key, text === undefined ? undefined : (JSON.parse(text) as Record<string, string>));
+  }, [key, text]);
+  useEffect(() => {
+    if (!dropOnClose) return;
+    return () => {
+      if (!drafts?.ended()) saveDraft(key, undefined);
+    };
+  }, [key, drafts, dropOnClose]);
+}
+
+/** The sign-in page's address that comes back to this page afterwards, saying why sign-in is asked for. */
+export function signInAgainHref(): string {
+  const here = window.location.pathname + window.location.search;
+  return `/sign-in?${new URLSearchParams({ next: here, reason: "session-ended" }).toString()}`;
+}
+
+/** The modal that says the session ended; open while `signInHref` is set, closed by its button or Escape. */
+export function SessionEndedDialog({ signInHref, onClose }: { signInHref: string | undefined; onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const link = useRef<HTMLAnchorElement>(null);
+  const open = signInHref !== undefined;
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (open && !element.open) {
+      element.showModal();
+      link.current?.focus();
+    } else if (!open && element.open) element.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={dialog}
+      onClose={onClose}
+      aria-labelledby="session-ended-title"
+      aria-describedby="session-ended-text"
+      data-testid="session-ended"
+      className={
+        "m-auto w-[calc(100%-2rem)] max-w-sm rounded-lg bg-white p-5 text-slate-900 shadow-xl backdrop:bg-slate-900/50"
+      }
+    >
+      <h2 id="session-ended-title" className="text-lg font-semibold">
+        Session ended
+      </h2>
+      <p id="session-ended-text" className="mt-2 text-sm text-slate-700">
+        {SESSION_ENDED}
+      </p>
+      <div className="mt-4 flex flex-wrap justify-end gap-2">
+        <button
+          type="button"
+          onClick={() => dialog.current?.close()}
+          className={
+            "inline-flex min-h-11 items-center rounded-md border border-slate-300 bg-white px-3 py-2 text-sm " +
+            "font-medium hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 " +
+            "focus-visible:outline-indigo-600"
+          }
+        >
+          Stay on this page
+        </button>
+        {/* A full navigation, not a client one: no page or data of the ended session stays in memory. */}
+        <a
+          ref={link}
+          href={signInHref ?? "/sign-in"}
+
+          className={
+            "inline-flex min-h-11 items-center rounded-md bg-indigo-700 px-3 py-2 text-sm font-medium text-white " +
+            "hover:bg-indigo-800 focus-visible:outline-2 focus-visible:outline-offset-2 " +
+            "focus-visible:outline-indigo-600"
+          }
+        >
+          Sign in again
+        </a>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,238 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { z } from "zod";
+import { safeReturnPath } from "@/lib/auth/return-path";
+import { INT64_MAX, INT64_MIN } from "@/lib/http/int64";
+import { fieldErrors } from "@/lib/http/validation";
+import { newPetSchema, petPatchSchema, petSchema } from "@/lib/pets/schema";
+import {
+  PAGE_LINK_EXPIRED,
+  schemaRules,
+  SESSION_ENDED,
+  staffErrorMessage,
+  staffIssueMessages,
+  staffMessage,
+  UNNAMED_REFINEMENT,
+  type FailedRequest,
+} from "@/lib/pets/staff-messages";
+
+// The admin app's staff-language messages (lib/pets/staff-messages.ts): every rule of the pet schemas has one,
+// each bad input gets the expected one, and /v1 keeps its developer messages for the very same inputs.
+
+describe("staff messages: every rule has one", () => {
+  for (const [name, schema] of [
+    ["petSchema", petSchema],
+    ["newPetSchema", newPetSchema],
+    ["petPatchSchema", petPatchSchema],
+  ] as const) {
+    test(`${name}: each (field, rule) the schema can refuse with has a staff message`, () => {
+      const rules = schemaRules(schema);
+      assert.ok(rules.length >= 15, `found only ${rules.length} rules`);
+      const missing = rules.filter(({ field, rule }) => !staffMessage(field, rule));
+      assert.deepEqual(missing, []);
+    });
+  }
+
+  test("the walk finds every refinement of the name by its rule name", () => {
+    const nameRules = schemaRules(newPetSchema)
+      .filter((entry) => entry.field === "name")
+      .map((entry) => entry.rule);
+    assert.deepEqual(nameRules, ["required", "invalid_type", "not_blank", "max_characters", "plain_text"]);
+  });
+
+  test("a rule added without a name or a message is caught, not skipped", () => {
+    const grown = newPetSchema.extend({
+      name: newPetSchema.shape.name.refine((name) => name !== "Nobody", "name must not be Nobody"),
+      nickname: z.string().max(5),
+      tags: z.array(z.string()),
+    });
+    const missing = schemaRules(grown).filter(({ field, rule }) => !staffMessage(field, rule));
+    assert.deepEqual(missing, [
+      { field: "name", rule: UNNAMED_REFINEMENT },
+      { field: "nickname", rule: "required" },
+      { field: "nickname", rule: "invalid_type" },
+      { field: "nickname", rule: "too_big" },
+      { field: "tags", rule: "unknown:array" },
+    ]);
+  });
+});
+
+// input, the /v1 message (fieldErrors, unchanged), the staff message; one field refused per row.
+const badInputs: [string, Record<string, unknown>, string, string, string][] = [
+  ["no name", { categoryId: 1n }, "name", "name is required", "Enter a name"],
+  ["a name of another type", { name: 5, categoryId: 1n }, "name", "name must be a string", "Enter a name"],
+  ["an empty name", { name: "", categoryId: 1n }, "name", "name must not be empty", "Enter a name"],
+  ["a blank name", { name: "   ", categoryId: 1n }, "name", "name must not be empty", "Enter a name"],
+  [
+    "a name of 201 characters",
+    { name: "x".repeat(201), categoryId: 1n },
+    "name",
+    "name must be at most 200 characters",
+    "Use 200 characters or fewer",
+  ],
+  [
+    "a name with a control character",
+    { name: "Rex\u0007", categoryId: 1n },
+    "name",
+    "name must be text without control characters",
+    "Remove control characters from the name",
+  ],
+  [
+    "a name with a lone surrogate",
+    { name: "Rex\ud800", categoryId: 1n },
+    "name",
+    "name must be text without control characters",
+    "Remove control characters from the name",
+  ],
+  ["no category", { name: "Rex" }, "categoryId", "categoryId is required", "Choose a category"],
+  [
+    "a category that is text",
+    { name: "Rex", categoryId: "three" },
+    "categoryId",
+    "categoryId must be an integer",
+    "Choose a category: a category is a whole number, such as 1",
+  ],
+  [
+    "a category that is a fraction",
+    { name: "Rex", categoryId: 1.5 },
+    "categoryId",
+    "categoryId must be an integer",
+    "Choose a category: a category is a whole number, such as 1",
+  ],
+  [
+    "a category beyond int64",
+    { name: "Rex", categoryId: INT64_MAX + 1n },
+    "categoryId",
+    "categoryId must be at most 9223372036854775807",
+    "Choose a category: this number is too large to be one",
+  ],
+  [
+    "a category below int64",
+    { name: "Rex", categoryId: INT64_MIN - 1n },
+    "categoryId",
+    "categoryId must be at least -9223372036854775808",
+    "Choose a category: this number is too small to be one",
+  ],
+  [
+    "an unknown status",
+    { name: "Rex", categoryId: 1n, status: "lost" },
+    "status",
+    "must be one of available, pending, sold",
+    "Choose a status: available, pending, sold, or none",
+  ],
+  [
+    "an unknown member",
+    { name: "Rex", categoryId: 1n, colour: "brown" },
+    "colour",
+    "colour is not a known member",
+    "This is not something a pet has",
+  ],
+];
+
+describe("staff messages: bad inputs", () => {
+  for (const [what, input, field, developer, staff] of badInputs) {
+    test(`${what}: /v1 says "${developer}", the admin "${staff}"`, () => {
+      const result = newPetSchema.safeParse(input);
+      assert.equal(result.success, false);
+      assert.deepEqual(fieldErrors(result.error), [{ path: field, message: developer }]);
+      assert.deepEqual(staffIssueMessages(result.error.issues, input), [{ field, message: staff }]);
+    });
+  }
+
+  test("the patch schema gets the same messages, and a null name is told as a missing one", () => {
+    const input = { name: null, categoryId: "x", status: "lost" };
+    const result = petPatchSchema.safeParse(input);
+    assert.deepEqual(staffIssueMessages(result.error!.issues, input), [
+      { field: "name", message: "Enter a name" },
+      { field: "categoryId", message: "Choose a category: a category is a whole number, such as 1" },
+      { field: "status", message: "Choose a status: available, pending, sold, or none" },
+    ]);
+  });
+
+  test("several problems of one row come back as (column, message) pairs, once each", () => {
+    const input = { name: "   ", status: "lost", colour: "brown", size: 3 };
+    const result = newPetSchema.safeParse(input);
+    assert.deepEqual(staffIssueMessages(result.error!.issues, input), [
+      { field: "name", message: "Enter a name" },
+      { field: "categoryId", message: "Choose a category" },
+      { field: "status", message: "Choose a status: available, pending, sold, or none" },
+      { field: "colour", message: "This is not something a pet has" },
+      { field: "size", message: "This is not something a pet has" },
+    ]);
+  });
+
+  test("a body that is not an object is one message for the whole pet", () => {
+    for (const input of [null, [], "Rex", 5]) {
+      const result = newPetSchema.safeParse(input);
+      assert.deepEqual(staffIssueMessages(result.error!.issues, input), [
+        { field: "", message: "Fill in the pet's details" },
+      ]);
+    }
+  });
+});
+
+const failure = (status: number, code?: string, extra: Partial<FailedRequest> = {}): FailedRequest => ({
+  status,
+  code,
+  requestId: "admin-0123",
+  ...extra,
+});
+
+describe("staff messages: the admin's API errors", () => {
+  const rows: [string, FailedRequest, string | RegExp][] = [
+    ["the session ended", failure(401, "session_required"), SESSION_ENDED],
+    [
+      "rate limited, with Retry-After",
+      failure(429, "rate_limited", { retryAfterSeconds: 7 }),
+      /Try again in 7 seconds/,
+    ],
+    ["rate limited, without", failure(429, "rate_limited"), /Too many changes in a short time\. Wait a moment/],
+    ["changed meanwhile", failure(412, "precondition_failed"), "Someone else changed this pet; review and save again."],
+    ["not found", failure(404, "not_found"), /no longer in the catalogue/],
+    [
+      "a refused cursor",
+      failure(400, "invalid_query", { errors: [{ path: "cursor", message: "cursor is not one this API issued" }] }),
+      PAGE_LINK_EXPIRED,
+    ],
+    ["a server error", failure(500, "internal"), /Something went wrong on our side.*request id admin-0123/],
+    ["the database away", failure(503, "service_unavailable"), /not answering right now/],
+    ["the admin key refused", failure(503, "admin_key_refused"), /not answering right now/],
+    ["no answer at all", failure(0), /could not be reached/],
+    ["another origin", failure(403, "cross_origin"), /Reload it/],
+  ];
+  for (const [what, given, expected] of rows) {
+    test(what, () => {
+      const message = staffErrorMessage(given);
+      if (typeof expected === "string") assert.equal(message, expected);
+      else assert.match(message, expected);
+    });
+  }
+
+  test("the page link message is about the cursor only, not every invalid query", () => {
+    const other = failure(400, "invalid_query", { errors: [{ path: "limit", message: "limit must be…" }] });
+    assert.notEqual(staffErrorMessage(other), PAGE_LINK_EXPIRED);
+  });
+});
+
+describe("sign-in's next: a path of this app only", () => {
+  const refused = [
+    "//evil.example/admin",
+    "https://evil.example/admin",
+    "http:/admin",
+    "/\\evil.example",
+    "/admin\\..\\..\\evil",
+    "/admin//evil.example",
+    "/admin/\t/evil.example",
+    "javascript:alert(1)",
+    "evil.example/admin",
+    "/sign-in",
+    "",
+    undefined,
+  ];
+  for (const next of refused) {
+    test(`${JSON.stringify(next)} sends to /admin`, () => assert.equal(safeReturnPath(next), "/admin"));
+  }
+  for (const next of ["/admin", "/admin?status=sold&pet=12", "/admin/keys", "/admin?q=a%2Fb"]) {
+    test(`${next} is kept`, () => assert.equal(safeReturnPath(next), next));
+  }
+});
