@@ -86,8 +86,8 @@ test.describe("CSV export and import", () => {
       .locator("tbody tr")
       .evaluateAll((rows) => rows.map((row) => Array.from(row.querySelectorAll("td"), (cell) => cell.textContent)));
     expect(cells).toEqual([
-      ["3", "name", "name must not be empty"],
-      ["4", "categoryId", "categoryId must be an integer"],
+      ["3", "name", "Enter a name"],
+      ["4", "categoryId", "Choose a category: a category is a whole number, such as 1"],
     ]);
     await expectNoAxeViolations(page, "the dry run's report");
 
@@ -98,8 +98,8 @@ test.describe("CSV export and import", () => {
     expect(download.suggestedFilename()).toBe("pets-bad-rows.csv");
     expect(fs.readFileSync(await download.path(), "utf8")).toBe(
       "name,categoryId,status,notes,error\r\n" +
-        ",2,,,name: name must not be empty\r\n" +
-        `${marker} Three,three,sold,,categoryId: categoryId must be an integer\r\n`,
+        ",2,,,name: Enter a name\r\n" +
+        `${marker} Three,three,sold,,"categoryId: Choose a category: a category is a whole number, such as 1"\r\n`,
     );
 
     await page.getByRole("button", { name: "Create 2 pets" }).click();

@@ -373,10 +373,10 @@ for (const provider of providers) {
       assert.equal(report.alreadyImported, 0);
       assert.deepEqual(report.unknownColumns, ["colour"]);
       assert.deepEqual(report.errors, [
-        { line: 4, column: "name", message: "name must not be empty" },
-        { line: 5, column: "categoryId", message: "categoryId must be an integer" },
-        { line: 6, column: "name", message: "name must be text without control characters" },
-        { line: 6, column: "status", message: "must be one of available, pending, sold" },
+        { line: 4, column: "name", message: "Enter a name" },
+        { line: 5, column: "categoryId", message: "Choose a category: a category is a whole number, such as 1" },
+        { line: 6, column: "name", message: "Remove control characters from the name" },
+        { line: 6, column: "status", message: "Choose a status: available, pending, sold, or none" },
         { line: 10, column: "", message: "the row has 5 fields, but the header names 4 columns" },
       ]);
       assert.equal(await petCount(), before);
@@ -398,7 +398,7 @@ for (const provider of providers) {
           ["Import Eight", "4", "sold"],
         ],
       );
-      assert.equal(rows[1][4], "name: name must not be empty");
+      assert.equal(rows[1][4], "name: Enter a name");
       const again = (await upload("POST", "/admin/api/pets/imports", reply.text)).body;
       // The row with a field too many comes back cut to the header's columns, and so passes.
       assert.equal(again.invalid, 3);
@@ -411,9 +411,9 @@ for (const provider of providers) {
       assert.deepEqual(
         twiceRows.slice(1).map((row) => row[4]),
         [
-          "name: name must not be empty",
-          "categoryId: categoryId must be an integer",
-          "name: name must be text without control characters; status: must be one of available, pending, sold",
+          "name: Enter a name",
+          "categoryId: Choose a category: a category is a whole number, such as 1",
+          "name: Remove control characters from the name; status: Choose a status: available, pending, sold, or none",
         ],
       );
     });

@@ -1,11 +1,11 @@
 import type { z } from "zod";
-import { fieldErrors } from "@/lib/http/validation";
+import { staffIssueMessages } from "@/lib/pets/staff-messages";
 
-// What an import's dry run says of a bad row: one (member, message) pair per problem, in the words the add form
-// uses for the same mistake. The one place the import takes its messages from, so that staff-language messages
-// can replace the API's without touching the import.
+// What an import's dry run says of a bad row: one (member, message) pair per problem, in the staff words the add
+// form uses for the same mistake (lib/pets/staff-messages.ts, keyed by field and rule). The one place the import
+// takes its messages from.
 
-/** A row's problems, by the pet member each names ("" for the row as a whole). */
-export function rowMessages(error: z.ZodError): { member: string; message: string }[] {
-  return fieldErrors(error).map(({ path, message }) => ({ member: path, message }));
+/** A row's problems, by the pet member each names ("" for the row as a whole); `input` is what was parsed. */
+export function rowMessages(error: z.ZodError, input: unknown): { member: string; message: string }[] {
+  return staffIssueMessages(error.issues, input).map(({ field, message }) => ({ member: field, message }));
 }

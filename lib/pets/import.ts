@@ -93,9 +93,10 @@ function checkRow(record: CsvRecord, columns: Columns, width: number): CheckedRo
       message: `the row has ${record.fields.length} fields, but the header names ${width} columns`,
     });
   const status = field("status").trim().toLowerCase();
-  const result = newPetSchema.safeParse(candidate(field("name"), field("categoryId"), status));
+  const input = candidate(field("name"), field("categoryId"), status);
+  const result = newPetSchema.safeParse(input);
   if (!result.success) {
-    for (const { member, message } of rowMessages(result.error)) {
+    for (const { member, message } of rowMessages(result.error, input)) {
       const column = columns.members[member as keyof Columns["members"]]?.header ?? member;
       problems.push({ line: record.line, column, message });
     }
