@@ -272,17 +272,28 @@ test.describe("paging, filtering and the selects by keyboard", () => {
     release();
     await expect(page.getByText("Page 2", { exact: true })).toBeVisible();
     await expect(announcement(page)).toHaveText("Page 2 of the pets");
-    // The demo catalogue has two pages: the last page's Next goes nowhere, and keeps the focus, unavailable.
     await expect(next).toBeFocused();
+    // The last page's Next goes nowhere, and keeps the focus, unavailable. The demo catalogue has two pages of
+    // 20, but the specs that run before this one add pets to it: the last page is found by paging on.
+    let pages = 2;
+    while ((await next.getAttribute("aria-disabled")) !== "true" && pages < 20) {
+      await page.keyboard.press("Enter");
+      pages++;
+      await expect(announcement(page)).toHaveText(`Page ${pages} of the pets`);
+      await expect(next).toBeFocused();
+    }
     await expect(next).toHaveAttribute("aria-disabled", "true");
-    await expectNoAxeViolations(page, "the second page, reached by keyboard");
+    await expectNoAxeViolations(page, "the last page, reached by keyboard");
 
     const previous = page.getByRole("link", { name: "Previous" });
     await page.keyboard.press("Shift+Tab");
     await expect(previous).toBeFocused();
-    await page.keyboard.press("Enter");
+    for (let shown = pages - 1; shown >= 1; shown--) {
+      await page.keyboard.press("Enter");
+      await expect(announcement(page)).toHaveText(`Page ${shown} of the pets`);
+      await expect(previous).toBeFocused();
+    }
     await expect(page).not.toHaveURL(/cursors=/);
-    await expect(announcement(page)).toHaveText("Page 1 of the pets");
     // On the first page Previous goes nowhere: it keeps the focus, marked unavailable.
     await expect(previous).toBeFocused();
     await expect(previous).toHaveAttribute("aria-disabled", "true");
