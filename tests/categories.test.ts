@@ -108,7 +108,7 @@ for (const provider of providers) {
       return { result, records: (await categoryRecords()).filter((record) => !before.has(bodyText(record))) };
     };
     const add = (body: unknown, cookie = adminCookie) => admin("POST", "/admin/api/categories", { cookie, body });
-    const rename = (id: bigint | string, name: unknown, cookie = adminCookie) =>
+    const rename = (id: number | bigint | string, name: unknown, cookie = adminCookie) =>
       admin("PATCH", `/admin/api/categories/${id}`, { cookie, body: { name } });
 
     before(async () => {
