@@ -162,6 +162,19 @@ describe("summaries", () => {
       },
       "someone failed to sign in as x@animal-store.example",
     ],
+    [
+      "category.created",
+      { target: { type: "category", id: "7", label: "Ferrets" }, details: { after: { id: 7n, name: "Ferrets" } } },
+      'ana@animal-store.example added the category "Ferrets" (#7)',
+    ],
+    [
+      "category.renamed",
+      {
+        target: { type: "category", id: "1", label: "Hounds" },
+        details: { before: { name: "Dogs" }, after: { name: "Hounds" } },
+      },
+      'ana@animal-store.example renamed the category "Dogs" (#1) to "Hounds"',
+    ],
   ];
 
   test("every action has its sentence", () => {

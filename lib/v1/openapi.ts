@@ -211,7 +211,7 @@ function buildDocument({ API_PRODUCTION_URL, API_STAGING_URL }: Config, operatio
     info: {
       title: "Animal Store Service",
       version: "1.0.0",
-      summary: "The store's animal catalogue: list, search, add, change and remove pets.",
+      summary: "The store's animal catalogue: list, search, add, change and remove pets; read the category names.",
       description: [
         "JSON over HTTP with bearer API keys. Every error is an `Error` body whose `status` repeats the HTTP status; " +
           "400s about the body also name each offending member in `errors`.",
