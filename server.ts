@@ -20,6 +20,7 @@ import { markDraining } from "@/lib/health";
 import { dispatchMetrics, isMetricsPath } from "@/lib/metrics/endpoint";
 import { startMetrics } from "@/lib/metrics/registry";
 import { stampForwarded } from "@/lib/http/forwarded";
+import { onePerTurn } from "@/lib/http/one-per-turn";
 import { runHousekeeping } from "@/lib/housekeeping";
 import { log } from "@/lib/log";
 import { flushCallCounts } from "@/lib/v1/call-counts";
@@ -103,6 +104,7 @@ async function main(): Promise<void> {
     return handleNext;
   };
 
+  const signInLane = onePerTurn();
   let draining = false;
   // Node enforces headersTimeout and requestTimeout only when it sweeps its connections, every 30 s by
   // default, so a connection that never finishes its headers was held 30 s rather than 20; a sweep
@@ -123,11 +125,15 @@ async function main(): Promise<void> {
         );
       return;
     }
-    const handling = handlerOf(request.url)(request, response);
-    Promise.resolve(handling).catch((error: unknown) => {
-      log("error", "unhandled request error", { path: request.url, error: String(error) });
-      if (!response.headersSent) response.writeHead(500).end();
-    });
+    const handle = handlerOf(request.url);
+    const run = () =>
+      void (async () => handle(request, response))().catch((error: unknown) => {
+        log("error", "unhandled request error", { path: request.url, error: String(error) });
+        if (!response.headersSent) response.writeHead(500).end();
+      });
+    // Sign-ins start one per turn of the event loop, so that a flood of them cannot run ahead of /v1 in bulk.
+    if (handle === handleSession) signInLane(run);
+    else run();
   });
 
   // A client that trickles its request, or opens a connection and sends nothing, cannot hold it for

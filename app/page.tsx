@@ -1,5 +1,8 @@
 import Link from "next/link";
 
+const linkClass =
+  "inline-flex min-h-11 items-center text-indigo-700 underline underline-offset-4 focus-visible:outline-2";
+
 export default function HomePage() {
   return (
     <main className="mx-auto max-w-2xl px-6 py-16">
@@ -7,19 +10,19 @@ export default function HomePage() {
       <p className="mt-4 text-slate-600">
         The store&apos;s animal catalogue, as a REST API under /v1 with bearer API keys.
       </p>
-      <ul className="mt-8 space-y-3">
+      <ul className="mt-8 space-y-1">
         <li>
-          <Link className="text-indigo-700 underline underline-offset-4 focus-visible:outline-2" href="/admin">
+          <Link className={linkClass} href="/admin">
             Staff admin app (sign in)
           </Link>
         </li>
         <li>
-          <Link className="text-indigo-700 underline underline-offset-4 focus-visible:outline-2" href="/docs">
+          <Link className={linkClass} href="/docs">
             API reference
           </Link>
         </li>
         <li>
-          <a className="text-indigo-700 underline underline-offset-4 focus-visible:outline-2" href="/v1/openapi.json">
+          <a className={linkClass} href="/v1/openapi.json">
             OpenAPI document (/v1/openapi.json)
           </a>
         </li>

@@ -36,15 +36,23 @@ export function ApiReference({ specUrl }: { specUrl: string }) {
   const container = useRef<HTMLDivElement>(null);
   const [state, setState] = useState<"loading" | "ready" | "failed">("loading");
 
-  // Swagger UI's dark theme is a class on <html>; it follows the system's colour scheme while this page is open.
+  // Swagger UI's dark theme is a class on <html>. It follows the app's theme (<html data-theme>, from the theme
+  // cookie): dark, light, or the system's colour scheme, also when that changes while this page is open.
   useEffect(() => {
-    const dark = window.matchMedia("(prefers-color-scheme: dark)");
-    const follow = () => document.documentElement.classList.toggle("dark-mode", dark.matches);
+    const root = document.documentElement;
+    const systemDark = window.matchMedia("(prefers-color-scheme: dark)");
+    const follow = () => {
+      const theme = root.dataset.theme;
+      root.classList.toggle("dark-mode", theme === "dark" || (theme !== "light" && systemDark.matches));
+    };
     follow();
-    dark.addEventListener("change", follow);
+    systemDark.addEventListener("change", follow);
+    const themeChanges = new MutationObserver(follow);
+    themeChanges.observe(root, { attributes: true, attributeFilter: ["data-theme"] });
     return () => {
-      dark.removeEventListener("change", follow);
-      document.documentElement.classList.remove("dark-mode");
+      systemDark.removeEventListener("change", follow);
+      themeChanges.disconnect();
+      root.classList.remove("dark-mode");
     };
   }, []);
 

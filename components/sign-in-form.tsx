@@ -42,7 +42,7 @@ export function SignInForm({ next }: { next: string }) {
           type="email"
           required
           autoComplete="username"
-          className={`mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 ${focusRing}`}
+          className={`mt-1 block min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 py-2 ${focusRing}`}
         />
       </div>
       <div>
@@ -55,7 +55,7 @@ export function SignInForm({ next }: { next: string }) {
           type="password"
           required
           autoComplete="current-password"
-          className={`mt-1 block w-full rounded-md border border-slate-300 bg-white px-3 py-2 ${focusRing}`}
+          className={`mt-1 block min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 py-2 ${focusRing}`}
         />
       </div>
       {error ? (
@@ -71,7 +71,7 @@ export function SignInForm({ next }: { next: string }) {
         type="submit"
         disabled={pending}
         className={
-          "w-full rounded-md bg-indigo-700 px-4 py-2 font-medium text-white " +
+          "min-h-11 w-full rounded-md bg-indigo-700 px-4 py-2 font-medium text-white " +
           "hover:bg-indigo-800 disabled:opacity-60 " +
           focusRing
         }

@@ -32,12 +32,12 @@ test.describe("the catalogue", () => {
     expect(first).toHaveLength(20);
     await page.getByRole("link", { name: "Next" }).click();
     await expect(page).toHaveURL(/cursors=/);
-    await expect(page.getByText("Page 2")).toBeVisible();
+    await expect(page.getByText("Page 2", { exact: true })).toBeVisible();
     await expect.poll(async () => (await shownIds(page))[0]).toBeLessThan(first[first.length - 1]); // newest first
     const second = await shownIds(page);
 
     await page.reload();
-    await expect(page.getByText("Page 2")).toBeVisible();
+    await expect(page.getByText("Page 2", { exact: true })).toBeVisible();
     await expect.poll(() => shownIds(page)).toEqual(second);
 
     await page.getByRole("link", { name: "Previous" }).click();
@@ -57,7 +57,7 @@ test.describe("the catalogue", () => {
     await expect(page.getByText("Loading…")).toBeVisible();
     expect(await shownIds(page)).toEqual(first); // still the first page, not a blank table
     release();
-    await expect(page.getByText("Page 2")).toBeVisible();
+    await expect(page.getByText("Page 2", { exact: true })).toBeVisible();
     await expect.poll(async () => (await shownIds(page))[0]).toBeLessThan(first[first.length - 1]); // newest first
   });
 

@@ -28,7 +28,7 @@ test.describe("what reaches the browser", () => {
     await page.getByRole("link", { name: "sold" }).click();
     await page.getByRole("link", { name: /^all(\s|$)/ }).click();
     await page.getByRole("link", { name: "Next" }).click();
-    await expect(page.getByText("Page 2")).toBeVisible();
+    await expect(page.getByText("Page 2", { exact: true })).toBeVisible();
     await page.getByLabel("Name", { exact: true }).fill("Key Watch");
     await page.getByLabel("Category", { exact: true }).selectOption({ label: "Birds" });
     await page.getByRole("button", { name: "Add pet" }).click();

@@ -106,6 +106,7 @@ describe("summaries", () => {
       "ana@animal-store.example renamed Biscuit (#12) to Rex and removed its status",
     ],
     ["pet.deleted", { target: pet }, "ana@animal-store.example deleted Biscuit (#12)"],
+    ["pet.restored", { target: pet }, "ana@animal-store.example restored Biscuit (#12) after its deletion"],
     [
       "api_key.created",
       { target: { type: "api_key", id: "3", label: "shop" } },
@@ -318,8 +319,10 @@ for (const provider of providers) {
           [deletion.action, deletion.targetId, deletion.actorType, deletion.requestId],
           ["pet.deleted", String(id), "api_key", deleted.headers.get("x-request-id")],
         );
+        // The version it was deleted at (created 1, marked sold 2): a restore puts it back one version on.
         assert.deepEqual(JSON.parse(deletion.details!), {
           before: { id: Number(id), name: "Biscuit", categoryId: 1, status: "sold" },
+          version: 2,
         });
       });
 

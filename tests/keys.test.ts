@@ -386,6 +386,43 @@ for (const provider of providers) {
     });
   });
 
+  describe(`ADMIN_API_KEY on ${provider}: making a client's key the admin app's is recorded`, () => {
+    let database: TestDatabase;
+    let servers: RunningServer[] = [];
+
+    before(async () => {
+      database = await createTestDatabase(provider);
+      await runScript("db-migrate.ts", [], database.url);
+    });
+
+    after(async () => {
+      await Promise.all(servers.map((server) => server.stop()));
+      await database?.drop();
+    });
+
+    test("one record by the app for the change of purpose, one for the key it replaces; none on restarts", async () => {
+      servers = [await startServer("custom", database.url)]; // makes the app's own key
+      await servers[0].stop();
+      const key = await createKey(database.url, "configured admin key");
+      const [made, configured] = await listKeys(database.url);
+      // Two instances at once with the same setting, then a restart: the purpose changes once.
+      servers = await Promise.all([0, 1].map(() => startServer("custom", database.url, { ADMIN_API_KEY: key })));
+      await Promise.all(servers.map((server) => server.stop()));
+      servers = [await startServer("custom", database.url, { ADMIN_API_KEY: key })];
+      const records = (await keyRecords(database)).map((record) => [
+        record.actor_type,
+        record.action,
+        String(record.target_id),
+      ]);
+      assert.deepEqual(records, [
+        ["system", "api_key.created", String(made.id)],
+        ["cli", "api_key.created", String(configured.id)],
+        ["system", "api_key.revoked", String(made.id)],
+        ["system", "api_key.made_admin_app", String(configured.id)],
+      ]);
+    });
+  });
+
   describe(`getPet call counts of two instances on one ${provider} database`, () => {
     let database: TestDatabase;
     let servers: RunningServer[] = [];

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
@@ -11,6 +12,7 @@ import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { ConfigError, readConfig } from "@/lib/config";
 import { listPetsQuerySchema, newPetSchema, petIdSchema } from "@/lib/pets/schema";
 import { privateFile, privateFolder } from "@/lib/private-files";
+import { onePerTurn } from "@/lib/http/one-per-turn";
 
 describe("int64 JSON", () => {
   test("integer literals are read as bigint, digit for digit", () => {
@@ -254,6 +256,37 @@ describe("private files", () => {
       assert.equal(fs.statSync(file).mode & 0o777, 0o600, "a file of ours in it is still made private");
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("the one-per-turn lane of sign-ins", () => {
+  test("starts its work in arrival order, one a turn, with the loop's I/O handled between them", async () => {
+    // A socket's data stands for a /v1 request that becomes ready while sign-ins wait in the lane.
+    const order: string[] = [];
+    const server = net.createServer((socket) => socket.on("data", () => order.push("data")));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const accepted = new Promise((resolve) => server.once("connection", resolve));
+    const client = net.connect((server.address() as net.AddressInfo).port, "127.0.0.1");
+    await Promise.all([accepted, new Promise((resolve) => client.once("connect", resolve))]);
+    try {
+      const lane = onePerTurn();
+      await new Promise<void>((resolve) => {
+        lane(() => {
+          order.push("first");
+          client.write("a request");
+        });
+        lane(() => order.push("second"));
+        lane(() => {
+          order.push("third");
+          resolve();
+        });
+        assert.deepEqual(order, [], "nothing starts in the turn it arrives");
+      });
+      assert.deepEqual(order, ["first", "data", "second", "third"]);
+    } finally {
+      client.destroy();
+      server.close();
     }
   });
 });

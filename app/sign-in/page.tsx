@@ -1,6 +1,8 @@
 import type { Metadata } from "next";
 import { SignInForm } from "@/components/sign-in-form";
+import { ThemeToggle } from "@/components/theme-toggle";
 import { safeReturnPath } from "@/lib/auth/page-session";
+import { requestTheme } from "@/lib/theme-server";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -15,6 +17,9 @@ export default async function SignInPage({
       <h1 className="text-2xl font-semibold">Staff sign-in</h1>
       <p className="mt-2 text-sm text-slate-600">The Animal Store admin app: the catalogue and adding pets.</p>
       <SignInForm next={safeReturnPath(typeof next === "string" ? next : undefined)} />
+      <div className="mt-10 border-t border-slate-200 pt-4">
+        <ThemeToggle initial={await requestTheme()} />
+      </div>
     </main>
   );
 }

@@ -29,6 +29,7 @@ const actionLabels: Record<string, string> = {
   "pet.created": "Pet added",
   "pet.updated": "Pet changed",
   "pet.deleted": "Pet deleted",
+  "pet.restored": "Pet restored",
   "api_key.created": "API key created",
   "api_key.revoked": "API key revoked",
   "staff.created": "Staff account created",

@@ -10,23 +10,49 @@ import {
   inputClass,
   NameAndCategoryFields,
 } from "@/components/admin/form-fields";
+import { useCatalogueNavigation } from "@/components/admin/catalogue-navigation";
+import { useNotifications } from "@/components/admin/notifications";
 import { AdminRequestError, addPet, newIdempotencyKey } from "@/lib/client/admin-api";
+import { newPetHref } from "@/lib/client/catalogue-view";
 import { byField, candidate, type FormErrors } from "@/lib/client/pet-form";
 import { stringifyJson } from "@/lib/http/json";
 import { fieldErrors } from "@/lib/http/validation";
-import { newPetSchema, petStatuses, type NewPet, type Pet } from "@/lib/pets/schema";
+import { newPetSchema, petStatuses, type NewPet } from "@/lib/pets/schema";
 
 const fields = ["name", "categoryId", "status"] as const;
 type Errors = FormErrors<(typeof fields)[number]>;
 
+/**
+ * On a phone the add form is below the table: this button by the catalogue's heading moves the focus to the form's
+ * first field (which scrolls it into view). Not shown where the form is beside the table.
+ */
+export function AddPetShortcut() {
+  return (
+    <button
+      type="button"
+      onClick={() => document.getElementById(ADD_PET_FIRST_FIELD)?.focus()}
+      className={
+        "inline-flex min-h-11 shrink-0 items-center rounded-md bg-indigo-700 px-4 py-2 text-sm font-medium " +
+        `text-white hover:bg-indigo-800 lg:hidden ${focusRing}`
+      }
+    >
+      Add a pet
+    </button>
+  );
+}
+
+/** The add form's name input. */
+const ADD_PET_FIRST_FIELD = "pet-name";
+
 /** Adding a pet: validated in the browser by the API's own schema, then sent through the admin endpoint. */
 export function AddPetForm() {
   const queryClient = useQueryClient();
+  const { notify } = useNotifications();
+  const { view } = useCatalogueNavigation();
   const [name, setName] = useState("");
   const [categoryId, setCategoryId] = useState("");
   const [status, setStatus] = useState("");
   const [errors, setErrors] = useState<Errors>({});
-  const [added, setAdded] = useState<Pet>();
   const [requestId, setRequestId] = useState<string>();
   const nameInput = useRef<HTMLInputElement>(null);
   const categoryIdInput = useRef<HTMLSelectElement>(null);
@@ -49,10 +75,19 @@ export function AddPetForm() {
     },
     onSuccess: async ({ pet }) => {
       attempt.current = null;
-      setAdded(pet);
       setName("");
       setCategoryId("");
       setStatus("");
+      // Ready for the next pet; the notification says where this one is, with a link to it (the next Tab from
+      // the form's button reaches it: the notifications follow the page's content).
+      nameInput.current?.focus();
+      const id = String(pet.id);
+      notify({
+        kind: "success",
+        key: `pet-${id}`,
+        message: `Added “${pet.name}” with id ${id}.`,
+        link: { href: newPetHref(view, id), label: `Open ${pet.name}` },
+      });
       await queryClient.invalidateQueries({ queryKey: ["pets"] }); // the list refetches; no page reload
     },
     onError: (error) => {
@@ -68,7 +103,7 @@ export function AddPetForm() {
 
   function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    setAdded(undefined);
+    if (mutation.isPending) return;
     setRequestId(undefined);
     const result = newPetSchema.safeParse(candidate(name, categoryId, status));
     if (!result.success) {
@@ -123,20 +158,18 @@ export function AddPetForm() {
           <FieldMessage id="status-error" messages={errors.status} />
         </div>
         <FormProblems id="form-error" errors={errors} requestId={requestId} requestIdTestId="form-request-id" />
+        {/* aria-disabled, not disabled: the button keeps the keyboard focus while the pet is sent. */}
         <button
           type="submit"
-          disabled={mutation.isPending}
+          aria-disabled={mutation.isPending}
           className={
             "min-h-11 w-full rounded-md bg-indigo-700 px-4 py-2 font-medium text-white " +
-            "hover:bg-indigo-800 disabled:opacity-60 " +
+            "hover:bg-indigo-800 aria-disabled:opacity-60 " +
             focusRing
           }
         >
           {mutation.isPending ? "Adding…" : "Add pet"}
         </button>
-        <p role="status" className="text-sm text-emerald-800">
-          {added ? `Added “${added.name}” with id ${String(added.id)}.` : ""}
-        </p>
       </form>
     </section>
   );

@@ -1,84 +1,129 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
-import { AddPetForm } from "@/components/admin/add-pet-form";
-import { Catalogue, CATALOGUE_TITLE_ID, petLinkId } from "@/components/admin/catalogue";
+import { useLayoutEffect, useRef } from "react";
+import { AddPetForm, AddPetShortcut } from "@/components/admin/add-pet-form";
+import { Catalogue, CATALOGUE_TITLE_ID, petLinkId, petsQueryKey } from "@/components/admin/catalogue";
 import { CatalogueNavigation, useCatalogueNavigation } from "@/components/admin/catalogue-navigation";
-import { focusRing } from "@/components/admin/form-fields";
+import { focusPageHeading, useNotifications } from "@/components/admin/notifications";
 import { PET_PANEL_TITLE_ID, PetPanel } from "@/components/admin/pet-panel";
+import { AdminRequestError, restorePet, type PetPage } from "@/lib/client/admin-api";
 import { viewHref } from "@/lib/client/catalogue-view";
 import { changePetInPages, PETS_KEY } from "@/lib/client/pet-cache";
+import type { Pet } from "@/lib/pets/schema";
 
-type Notice = { message: string; alert: boolean };
+/** How long a deletion's notification offers Undo (the server allows a minute; the time pauses on focus/hover). */
+const UNDO_MS = 10_000;
+
+/** Resolves once a pet's link is in the table (the list read again has been rendered), or after `ms`. */
+async function petLinkShown(id: string, ms = 2000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!document.getElementById(petLinkId(id)) && Date.now() < until)
+    await new Promise((resolve) => requestAnimationFrame(resolve));
+}
+
+/** Focuses a pet's link in the table, or the catalogue's heading when it is not on the page shown. */
+function focusPetOrHeading(id: string | undefined): void {
+  const target = (id ? document.getElementById(petLinkId(id)) : null) ?? document.getElementById(CATALOGUE_TITLE_ID);
+  if (target) target.focus();
+  else focusPageHeading();
+}
 
 /**
  * The catalogue page's body, all of it from the URL: the catalogue, and beside it (above it on a phone) the open
- * pet's panel, or the add form when none is open. Focus goes to the panel's heading when it opens, and back to the
- * pet's link in the table when it closes.
+ * pet's panel, or the add form when none is open (on a phone, where the form is below the table, a button by the
+ * heading takes the focus to it). Focus goes to the panel's heading when it opens, and back to the pet's link in
+ * the table when it closes; after a deletion to the row that took the pet's place (or the heading). What happened
+ * is told by the app's notifications: a deletion with its Undo, a pet gone meanwhile as a failure.
  */
 export function AdminCatalogue() {
   const client = useQueryClient();
+  const { notify } = useNotifications();
   const { view, navigate } = useCatalogueNavigation();
   const openPet = view.pet;
   const closeHref = viewHref({ ...view, pet: undefined });
-  const [notice, setNotice] = useState<Notice>();
 
-  // The pet whose panel was open before this render's, to give the focus back to its link.
+  // The pet whose panel was open before this render's, to give the focus back to its link; after a deletion, the
+  // row to focus instead (the pet's own link is gone).
   const lastPet = useRef<string | undefined>(undefined);
-  useEffect(() => {
+  const focusAfterClose = useRef<{ pet?: string } | undefined>(undefined);
+  const neighbourAtDelete = useRef<string | undefined>(undefined);
+  // A layout effect: the focus moves in the same task as the commit that removed the element holding it, so it is
+  // never seen on <body> in between.
+  useLayoutEffect(() => {
     const previous = lastPet.current;
     lastPet.current = view.pet;
     if (view.pet && view.pet !== previous) {
       document.getElementById(PET_PANEL_TITLE_ID)?.focus();
     } else if (!view.pet && previous) {
-      // Its link is gone when the pet is (deleted, or another page of the catalogue is shown).
-      (document.getElementById(petLinkId(previous)) ?? document.getElementById(CATALOGUE_TITLE_ID))?.focus();
+      const instead = focusAfterClose.current;
+      focusAfterClose.current = undefined;
+      focusPetOrHeading(instead ? instead.pet : previous);
     }
   }, [view.pet]);
 
-  const closeWith = (next: Notice) => {
-    setNotice(next);
-    navigate(closeHref, "replace");
+  /** The pet shown after this one on the current page (before it, for the last row): where the focus goes next. */
+  const neighbourOf = (id: string): string | undefined => {
+    const pets = client.getQueryData<PetPage>(petsQueryKey(view))?.pets ?? [];
+    const index = pets.findIndex((pet) => String(pet.id) === id);
+    if (index < 0) return undefined;
+    const next = pets[index + 1] ?? pets[index - 1];
+    return next ? String(next.id) : undefined;
+  };
+
+  const undo = (pet: Pet) => async () => {
+    const id = String(pet.id);
+    try {
+      await restorePet(id);
+      // Its Undo keeps the focus until the pet is back in its row, which then takes it; only then is the
+      // notification replaced, so the focus is never left on <body>.
+      await client.invalidateQueries({ queryKey: PETS_KEY });
+      await petLinkShown(id);
+      focusPetOrHeading(id);
+      notify({
+        kind: "success",
+        key: `pet-${id}`,
+        message: `Restored ${pet.name} (#${id}).`,
+        link: { href: viewHref({ ...view, pet: id }), label: `Open ${pet.name}` },
+      });
+    } catch (error) {
+      notify({
+        kind: "failure",
+        key: `pet-${id}`,
+        message: `${pet.name} (#${id}) could not be restored: ${(error as Error).message}`,
+        requestId: error instanceof AdminRequestError ? error.requestId : undefined,
+        focus: true, // it takes the place of the Undo that had the focus
+      });
+    }
   };
 
   return (
     <CatalogueNavigation value={navigate}>
-      <Catalogue
-        view={view}
-        notice={
-          notice ? (
-            <div
-              role={notice.alert ? "alert" : "status"}
-              className={
-                "mt-4 flex items-start justify-between gap-3 rounded-lg border p-3 text-sm " +
-                (notice.alert ? "border-amber-400 bg-amber-50 text-amber-950" : "border-emerald-300 bg-emerald-50")
-              }
-              data-testid="catalogue-notice"
-            >
-              <p className="min-w-0 break-words">{notice.message}</p>
-              <button
-                type="button"
-                onClick={() => setNotice(undefined)}
-                className={`-my-2 min-h-11 shrink-0 rounded-md px-2 font-medium underline ${focusRing}`}
-              >
-                Dismiss
-              </button>
-            </div>
-          ) : null
-        }
-      />
+      <Catalogue view={view} action={openPet ? null : <AddPetShortcut />} />
       {openPet ? (
         <PetPanel
           key={openPet}
           id={openPet}
           closeHref={closeHref}
-          onGone={(message) => {
+          onGone={(message, requestId) => {
+            focusAfterClose.current = { pet: neighbourOf(openPet) };
             changePetInPages(client, openPet, () => undefined);
             void client.invalidateQueries({ queryKey: PETS_KEY });
-            closeWith({ message, alert: true });
+            notify({ kind: "failure", key: `pet-${openPet}`, message, requestId });
+            navigate(closeHref, "replace");
           }}
-          onDeleted={(message) => closeWith({ message, alert: false })}
+          onDeleting={() => (neighbourAtDelete.current = neighbourOf(openPet))}
+          onDeleted={(pet) => {
+            focusAfterClose.current = { pet: neighbourAtDelete.current };
+            notify({
+              kind: "success",
+              key: `pet-${openPet}`,
+              message: `Deleted ${pet.name} (#${openPet}).`,
+              action: { label: "Undo", busyLabel: "Restoring…", run: undo(pet) },
+              durationMs: UNDO_MS,
+            });
+            navigate(closeHref, "replace");
+          }}
         />
       ) : (
         <AddPetForm />

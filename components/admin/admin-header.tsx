@@ -1,11 +1,13 @@
 import Link from "next/link";
 import { SignOutButton } from "@/components/admin/sign-out-button";
+import { ThemeToggle } from "@/components/theme-toggle";
 import type { SignedInStaff } from "@/lib/auth/staff";
+import { requestTheme } from "@/lib/theme-server";
 
 // The header of every admin page: the app's name, the sections this staff member may open (everyone the Catalogue
 // and Categories; admins API keys, Staff and Activity as well; the server checks the role on each of those pages
-// and endpoints regardless), who is signed in, and sign-out. `current` marks the section shown, for screen readers
-// too (aria-current).
+// and endpoints regardless), who is signed in, the colour theme and sign-out. `current` marks the section shown,
+// for screen readers too (aria-current).
 
 export type AdminSection = "catalogue" | "categories" | "activity" | "keys" | "staff";
 
@@ -19,13 +21,13 @@ const sections: { id: AdminSection; href: string; label: string; adminOnly: bool
 
 const focusRing = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
 
-export function AdminHeader({ staff, current }: { staff: SignedInStaff; current: AdminSection }) {
+export async function AdminHeader({ staff, current }: { staff: SignedInStaff; current: AdminSection }) {
   const visible = sections.filter((section) => !section.adminOnly || staff.role === "admin");
   return (
     <header className="border-b border-slate-200 bg-white">
       <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3">
         <div className="flex flex-wrap items-center gap-x-6 gap-y-2">
-          <Link href="/admin" className={`font-semibold ${focusRing}`}>
+          <Link href="/admin" className={`inline-flex min-h-11 items-center font-semibold ${focusRing}`}>
             Animal Store admin
           </Link>
           {visible.length > 1 && (
@@ -52,11 +54,12 @@ export function AdminHeader({ staff, current }: { staff: SignedInStaff; current:
             </nav>
           )}
         </div>
-        <div className="flex min-w-0 items-center gap-3 text-sm">
-          <span className="truncate text-slate-600" title={staff.email}>
+        <div className="flex min-w-0 flex-wrap items-center gap-x-4 gap-y-2 text-sm">
+          <span className="min-w-0 truncate text-slate-600" title={staff.email}>
             {staff.email}
             {staff.role === "admin" && <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs">admin</span>}
           </span>
+          <ThemeToggle initial={await requestTheme()} />
           <SignOutButton />
         </div>
       </div>

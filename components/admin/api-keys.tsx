@@ -281,7 +281,10 @@ function RevokeDialog({
       aria-describedby="revoke-consequence"
       onCancel={onCancel}
       onClose={onClosed}
-      className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg p-5 shadow-xl backdrop:bg-slate-900/50"
+      className={
+        "m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg p-5 shadow-xl backdrop:bg-slate-900/50 " +
+        "dark:backdrop:bg-black/70"
+      }
     >
       {apiKey && (
         <>

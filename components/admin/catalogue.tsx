@@ -1,6 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
 import { useNavigate, ViewLink } from "@/components/admin/catalogue-navigation";
 import { CategoryName } from "@/components/admin/category-name";
 import { focusRing } from "@/components/admin/form-fields";
@@ -61,64 +62,83 @@ const SORT_CAPTIONS: Record<PetSort, string> = {
   "-name": "by name, Z to A",
 };
 
+/** The pets a view lists, in words: "the sold pets", "the pets matching 'bis'", "the pets". */
+function listedPets(view: CatalogueView): string {
+  const noun = `the ${view.status === "all" ? "" : `${view.status} `}pets`;
+  return view.q ? `${noun} matching '${view.q}'` : noun;
+}
+
+/**
+ * What the live region says once a view's page and counts have arrived, by what changed from the view announced
+ * before: another page, "Page 2 of the sold pets"; another order or page size, the count and the order or size;
+ * otherwise (the filter, the search) the count, "12 sold pets", "3 pets match 'bis'".
+ */
+export function announcement(view: CatalogueView, before: CatalogueView, counts: PetCounts): string {
+  const pageNumber = view.cursors.length + 1;
+  const summary = matchSummary(view, counts);
+  if (view.status !== before.status || view.q !== before.q)
+    return pageNumber > 1 ? `${summary}: page ${pageNumber}` : summary;
+  if (view.sort !== before.sort) return `${summary}, ${SORT_CAPTIONS[view.sort]}`;
+  if (view.limit !== before.limit) return `${summary}, ${view.limit} per page`;
+  return `Page ${pageNumber} of ${listedPets(view)}`;
+}
+
 /**
  * The catalogue: the name search, status filter (each chip with its count), sort, page size, how many pets match,
- * the table of one page (each name opening its pet's panel), and paging by the API's cursor. `notice` is what the
- * page has to say about the catalogue (a deletion).
+ * the table of one page (each name opening its pet's panel), and paging by the API's cursor. A polite live region
+ * says what each new view holds once it has arrived (never on the page's first load). `action` sits beside the
+ * heading (the phone's "Add a pet").
  */
-export function Catalogue({ view, notice }: { view: CatalogueView; notice?: React.ReactNode }) {
-  const navigate = useNavigate();
+export function Catalogue({ view, action }: { view: CatalogueView; action?: React.ReactNode }) {
   const query = useQuery({
     queryKey: petsQueryKey(view),
     queryFn: () => fetchPetPage(listQuery(view)),
     placeholderData: keepPreviousData, // the page on screen stays there while the next one loads
   });
-  const counts = useQuery({
+  const countsQueryResult = useQuery({
     queryKey: petCountsQueryKey(countsQuery(view)),
     queryFn: () => fetchPetCounts(countsQuery(view)),
     placeholderData: keepPreviousData,
-  }).data;
+  });
+  const counts = countsQueryResult.data;
   const page = query.data;
   const loadingAnother = query.isPlaceholderData && query.isFetching;
   const pageNumber = view.cursors.length + 1;
 
+  // The view last announced (the first one arrived is not: the page's own load is not news), and what was said.
+  const [announced, setAnnounced] = useState<{ key: string; view: CatalogueView; text: string }>();
+  const settled = page && counts && !query.isPlaceholderData && !countsQueryResult.isPlaceholderData;
+  const listKey = listQuery(view);
+  if (settled && announced?.key !== listKey) {
+    setAnnounced({ key: listKey, view, text: announced ? announcement(view, announced.view, counts) : "" });
+  }
+
   return (
     <section aria-labelledby="catalogue-title" className="min-w-0">
       <div className="flex flex-wrap items-end justify-between gap-4">
-        <h1 id={CATALOGUE_TITLE_ID} tabIndex={-1} className={`text-2xl font-semibold ${focusRing}`}>
-          Catalogue
-        </h1>
+        <div className="flex w-full items-center justify-between gap-4 sm:w-auto">
+          <h1 id={CATALOGUE_TITLE_ID} tabIndex={-1} className={`text-2xl font-semibold ${focusRing}`}>
+            Catalogue
+          </h1>
+          {action}
+        </div>
         <div className="flex flex-wrap items-center gap-4">
-          <label className="flex items-center gap-2 text-sm">
-            <span>Sort by</span>
-            <select
-              value={view.sort}
-              onChange={(event) => navigate(viewHref({ ...view, sort: event.target.value as PetSort, cursors: [] }))}
-              className={`min-h-11 rounded-md border border-slate-300 bg-white px-2 py-1 ${focusRing}`}
-            >
-              {SORT_CHOICES.map(({ sort, label }) => (
-                <option key={sort} value={sort}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="flex items-center gap-2 text-sm">
-            <span>Pets per page</span>
-            <select
-              value={view.limit}
-              onChange={(event) =>
-                navigate(viewHref({ ...view, limit: Number(event.target.value) as PageSize, cursors: [] }))
-              }
-              className={`rounded-md border border-slate-300 bg-white px-2 py-1 ${focusRing}`}
-            >
-              {PAGE_SIZES.map((size) => (
-                <option key={size} value={size}>
-                  {size}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ViewSelect
+            label="Sort by"
+            view={view}
+            value={view.sort}
+            choices={SORT_CHOICES.map(({ sort, label }) => ({ value: sort, label }))}
+            apply={(shown, value) => ({ ...shown, sort: value as PetSort, cursors: [] })}
+            className="min-h-11"
+          />
+          <ViewSelect
+            label="Pets per page"
+            view={view}
+            value={String(view.limit)}
+            choices={PAGE_SIZES.map((size) => ({ value: String(size), label: String(size) }))}
+            apply={(shown, value) => ({ ...shown, limit: Number(value) as PageSize, cursors: [] })}
+            className="min-h-11"
+          />
         </div>
       </div>
 
@@ -157,8 +177,6 @@ export function Catalogue({ view, notice }: { view: CatalogueView; notice?: Reac
         {counts ? matchSummary(view, counts) : ""}
       </p>
 
-      {notice}
-
       <div className="mt-4" aria-busy={query.isFetching}>
         {query.isError && !page ? (
           <LoadError error={query.error} onRetry={() => void query.refetch()} />
@@ -173,9 +191,7 @@ export function Catalogue({ view, notice }: { view: CatalogueView; notice?: Reac
       </div>
 
       <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
-        <p className="text-sm text-slate-600" aria-live="polite">
-          {loadingAnother ? "Loading…" : page ? `Page ${pageNumber}` : ""}
-        </p>
+        <p className="text-sm text-slate-600">{loadingAnother ? "Loading…" : page ? `Page ${pageNumber}` : ""}</p>
         <div className="flex gap-2">
           <PagerLink
             label="Previous"
@@ -193,23 +209,108 @@ export function Catalogue({ view, notice }: { view: CatalogueView; notice?: Reac
           />
         </div>
       </div>
+      <p role="status" className="sr-only" data-testid="catalogue-announcement">
+        {announced?.text ?? ""}
+      </p>
     </section>
   );
 }
 
+/**
+ * A pager control: a link, or while there is nowhere to go (the first page's Previous, the last page's Next, or
+ * any while a page loads) the same element marked unavailable and out of the tab order. It is never replaced by
+ * another element, so a keyboard user who pressed it keeps the focus on it while the next page loads.
+ */
 function PagerLink({ label, href, rel }: { label: string; href?: string; rel: string }) {
-  const style = "rounded-md border px-3 py-1.5 text-sm font-medium";
-  if (!href) {
-    return (
-      <span aria-disabled="true" className={`${style} border-slate-200 text-slate-400`}>
-        {label}
-      </span>
-    );
-  }
+  const navigate = useNavigate();
+  const style = "inline-flex min-h-11 min-w-11 items-center rounded-md border px-3 py-2 text-sm font-medium";
   return (
-    <ViewLink href={href} rel={rel} className={`${style} border-slate-300 bg-white hover:bg-slate-100 ${focusRing}`}>
+    <a
+      href={href}
+      rel={href ? rel : undefined}
+      role={href ? undefined : "link"}
+      aria-disabled={href ? undefined : true}
+      tabIndex={href ? undefined : -1}
+      onClick={(event) => {
+        if (!href) return event.preventDefault();
+        if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+        event.preventDefault();
+        navigate(href);
+      }}
+      className={`${style} ${focusRing} ${
+        href ? "border-slate-300 bg-white hover:bg-slate-100" : "cursor-default border-slate-200 text-slate-500"
+      }`}
+    >
       {label}
-    </ViewLink>
+    </a>
+  );
+}
+
+/** How long a select waits for the next arrow key before applying its value. */
+const SELECT_SETTLE_MS = 400;
+
+/**
+ * A select that changes the view: arrow keys walking through its options change what it shows at once, and the
+ * view (one navigation, one history entry) once they pause for SELECT_SETTLE_MS; Enter, or leaving the select,
+ * applies at once. The view it builds on is the one shown when it applies, so a filter chosen meanwhile stays.
+ */
+function ViewSelect({
+  label,
+  view,
+  value,
+  choices,
+  apply,
+  className = "",
+}: {
+  label: string;
+  view: CatalogueView;
+  value: string;
+  choices: { value: string; label: string }[];
+  apply: (shown: CatalogueView, value: string) => CatalogueView;
+  className?: string;
+}) {
+  const navigate = useNavigate();
+  const [chosen, setChosen] = useState<string>();
+  const latest = useRef(view);
+  const timer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => {
+    latest.current = view;
+  });
+  useEffect(() => () => clearTimeout(timer.current), []);
+  // The URL caught up (or moved elsewhere, e.g. Back): show what it says again.
+  if (chosen !== undefined && chosen === value) setChosen(undefined);
+
+  const commit = (next: string | undefined) => {
+    clearTimeout(timer.current);
+    if (next === undefined) return;
+    const target = viewHref(apply(latest.current, next));
+    if (target !== viewHref(latest.current)) navigate(target);
+  };
+
+  return (
+    <label className="flex items-center gap-2 text-sm">
+      <span>{label}</span>
+      <select
+        value={chosen ?? value}
+        onChange={(event) => {
+          const next = event.target.value;
+          setChosen(next);
+          clearTimeout(timer.current);
+          timer.current = setTimeout(() => commit(next), SELECT_SETTLE_MS);
+        }}
+        onKeyDown={(event) => {
+          if (event.key === "Enter") commit(chosen);
+        }}
+        onBlur={() => commit(chosen)}
+        className={`${className} rounded-md border border-slate-300 bg-white px-2 py-1 ${focusRing}`}
+      >
+        {choices.map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.label}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }
 
@@ -217,7 +318,6 @@ function EmptyState({ view }: { view: CatalogueView }) {
   const which = view.status === "all" ? "pets" : `${view.status} pets`;
   return (
     <div
-      role="status"
       className="rounded-lg border border-dashed border-slate-300 bg-white p-8 text-center"
       data-testid="empty-state"
     >
@@ -252,9 +352,17 @@ function EmptyState({ view }: { view: CatalogueView }) {
 function PetTable({ page, dimmed, view }: { page: PetPage; dimmed: boolean; view: CatalogueView }) {
   if (page.pets.length === 0) return <EmptyState view={view} />;
   return (
+    // A phone may scroll the table sideways inside this box (never the page): it takes the focus, so the arrow keys
+    // scroll it too, and says what it holds.
     <div
+      role="region"
+      aria-label="Pets table"
+      // eslint-disable-next-line jsx-a11y/no-noninteractive-tabindex -- a scrolling box is scrolled from the keyboard
+      tabIndex={0}
       className={
-        "overflow-x-auto rounded-lg border border-slate-200 bg-white transition-opacity " + (dimmed ? "opacity-60" : "")
+        "overflow-x-auto rounded-lg border border-slate-200 bg-white transition-opacity " +
+        "focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-600 " +
+        (dimmed ? "opacity-60" : "")
       }
     >
       <table className="w-full text-left text-sm">
@@ -350,7 +458,9 @@ function LoadError({ error, onRetry }: { error: Error; onRetry: () => void }) {
       <button
         type="button"
         onClick={onRetry}
-        className={`mt-3 rounded-md border border-red-300 bg-white px-3 py-1 font-medium hover:bg-red-100 ${focusRing}`}
+        className={
+          "mt-3 min-h-11 rounded-md border border-red-300 bg-white px-3 py-2 font-medium hover:bg-red-100 " + focusRing
+        }
       >
         Try again
       </button>

@@ -8,6 +8,7 @@ import { focusRing, FormProblems, NameAndCategoryFields, RequestId } from "@/com
 import { PetHistory } from "@/components/admin/pet-history";
 import { CategoryName } from "@/components/admin/category-name";
 import { StatusBadge } from "@/components/admin/status-badge";
+import { useNotifications } from "@/components/admin/notifications";
 import { isConflict, isGone, usePetChange, type PetChange } from "@/components/admin/use-pet-change";
 import { AdminRequestError, fetchPet } from "@/lib/client/admin-api";
 import { useCategories } from "@/lib/client/categories-api";
@@ -44,12 +45,16 @@ export type PetPanelProps = {
   /** The catalogue without this panel. */
   closeHref: string;
   /** The pet is not there (deleted, here or elsewhere): the catalogue says so and closes the panel. */
-  onGone: (message: string) => void;
-  onDeleted: (message: string) => void;
+  onGone: (message: string, requestId?: string) => void;
+  /** A deletion is about to be sent. */
+  onDeleting: () => void;
+  /** The server deleted it: the catalogue says so (with an Undo) and closes the panel. */
+  onDeleted: (pet: Pet) => void;
 };
 
-export function PetPanel({ id, closeHref, onGone, onDeleted }: PetPanelProps) {
+export function PetPanel({ id, closeHref, onGone, onDeleting, onDeleted }: PetPanelProps) {
   const navigate = useNavigate();
+  const { notify } = useNotifications();
   const client = useQueryClient();
   const query = useQuery({
     queryKey: petQueryKey(id),
@@ -78,9 +83,11 @@ export function PetPanel({ id, closeHref, onGone, onDeleted }: PetPanelProps) {
   const busy = !ready || mutation.isPending;
   const title = pet ? `${pet.name} (#${id})` : `Pet #${id}`;
 
-  const reportMissing = useEffectEvent(() => onGone(`Pet #${id} is not in the catalogue: it may have been deleted.`));
+  const reportMissing = useEffectEvent((requestId: string) =>
+    onGone(`Pet #${id} is not in the catalogue: it may have been deleted.`, requestId),
+  );
   useEffect(() => {
-    if (isGone(query.error)) reportMissing();
+    if (isGone(query.error)) reportMissing(query.error.requestId);
   }, [query.error]);
 
   // Escape closes the panel, as its Close link does; not from a text input (a draft would be lost) or the
@@ -98,23 +105,32 @@ export function PetPanel({ id, closeHref, onGone, onDeleted }: PetPanelProps) {
 
   function run(change: PetChange, options: RunOptions = {}) {
     const etag = query.data?.etag;
-    if (busy || !etag) return;
+    if (busy || !etag || !pet) return;
+    const before = pet;
     setProblem(undefined);
     setDone("");
+    if (change.kind === "delete") onDeleting();
     mutation.mutate(
       { change, etag },
       {
-        onSuccess: () => {
+        onSuccess: (result) => {
           if (change.kind === "delete") {
-            onDeleted(`Deleted ${title}.`);
+            onDeleted(before);
             return;
           }
           options.onSaved?.();
-          setDone(change.kind === "details" ? "Changes saved." : statusDone(change.patch.status));
+          const now = result?.pet ?? before;
+          const saved = change.kind === "details" ? "changes saved." : statusDone(change.patch.status);
+          notify({
+            kind: "success",
+            key: `pet-${id}`,
+            message: `${now.name} (#${id}): ${saved}`,
+          });
         },
         onError: (error) => {
           if (isConflict(error)) setProblem({ kind: "conflict", change });
-          else if (isGone(error)) onGone(`${title} is no longer in the catalogue: someone deleted it meanwhile.`);
+          else if (isGone(error))
+            onGone(`${title} is no longer in the catalogue: someone deleted it meanwhile.`, error.requestId);
           else if (!options.onRefused?.(error)) {
             setProblem({
               kind: "error",
@@ -238,7 +254,7 @@ export function PetPanel({ id, closeHref, onGone, onDeleted }: PetPanelProps) {
 }
 
 function statusDone(status: PetStatus | null | undefined): string {
-  return status ? `Status set to ${status}.` : "Status removed.";
+  return status ? `status set to ${status}.` : "status removed.";
 }
 
 function failure(change: PetChange): string {
@@ -477,7 +493,7 @@ function DeletePet({
         aria-describedby="delete-pet-text"
         className={
           "m-auto w-[calc(100%-2rem)] max-w-sm rounded-lg bg-white p-5 text-slate-900 shadow-xl " +
-          "backdrop:bg-slate-900/50"
+          "backdrop:bg-slate-900/50 dark:backdrop:bg-black/70"
         }
       >
         <h2 id="delete-pet-title" className="text-lg font-semibold break-words">

@@ -2,6 +2,7 @@
 
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
+import { NotificationsProvider } from "@/components/admin/notifications";
 import { AdminRequestError } from "@/lib/client/admin-api";
 
 /** A 401 from an admin endpoint means the session ended (signed out elsewhere, expired): go and sign in. */
@@ -27,5 +28,9 @@ export function AdminProviders({ children }: { children: React.ReactNode }) {
         },
       }),
   );
-  return <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+  return (
+    <QueryClientProvider client={client}>
+      <NotificationsProvider>{children}</NotificationsProvider>
+    </QueryClientProvider>
+  );
 }

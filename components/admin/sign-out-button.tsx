@@ -32,7 +32,7 @@ export function SignOutButton() {
           }
         }}
         className={
-          "rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-100 " +
+          "min-h-11 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium hover:bg-slate-100 " +
           "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:opacity-60"
         }
       >

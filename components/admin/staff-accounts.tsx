@@ -38,7 +38,8 @@ const plainButton = `${button} border-slate-300 bg-white hover:bg-slate-100`;
 const primaryButton = `${button} border-indigo-700 bg-indigo-700 text-white hover:bg-indigo-800`;
 const dangerButton = `${button} border-red-700 bg-red-700 text-white hover:bg-red-800`;
 const dialogClass =
-  "m-auto w-[calc(100%-2rem)] max-w-md rounded-lg bg-white p-5 text-slate-900 shadow-xl backdrop:bg-slate-900/50";
+  "m-auto w-[calc(100%-2rem)] max-w-md rounded-lg bg-white p-5 text-slate-900 shadow-xl backdrop:bg-slate-900/50 " +
+  "dark:backdrop:bg-black/70";
 
 const roleName = (role: StaffRole) => (role === "admin" ? "admin" : "staff member");
 

@@ -1,10 +1,13 @@
 import "server-only";
 import type { AuditContext } from "@/lib/audit/record";
-import type { SignedInCaller } from "@/lib/admin/surface";
+import { adminSurface, type SignedInCaller } from "@/lib/admin/surface";
 import { StaffError, type StaffChange, type StaffInfo, type StaffListing } from "@/lib/auth/staff";
-import { json, type EdgeContext } from "@/lib/http/edge";
+import { readJsonBody } from "@/lib/http/body";
+import { edgeRoute, json, type EdgeContext, type EdgeRoute } from "@/lib/http/edge";
 import { ApiError } from "@/lib/http/errors";
 import { clientAddress } from "@/lib/http/forwarded";
+import { parseOrThrow } from "@/lib/http/validation";
+import type { z } from "zod";
 
 // What the Staff page's endpoints (app/admin/api/staff/…) share: who the audit trail names (the signed-in
 // admin, from the client's address, with the request id), the account in the path, the JSON of an account,
@@ -77,4 +80,29 @@ export function staffApiError(error: unknown): unknown {
     default:
       return new ApiError("invalid_body", { message: `Invalid staff account: ${error.message}.` });
   }
+}
+
+/**
+ * The route of one change to the account in the path (`/admin/api/staff/{staffId}/…`), admins only: the body,
+ * when the change takes one, validated by `body` and refused as `invalid`; the change recorded as the signed-in
+ * admin's; its refusals answered by staffChange.
+ */
+export function staffChangeRoute<Body = undefined>(
+  method: "POST" | "PUT",
+  operationId: string,
+  change: (id: number, body: Body, audit: AuditContext) => Promise<StaffChange>,
+  body?: { schema: z.ZodType<Body>; invalid: string },
+): EdgeRoute {
+  return edgeRoute(adminSurface, {
+    [method]: {
+      operationId,
+      handler: async (context: EdgeContext<SignedInCaller>) => {
+        const id = staffIdOf(context);
+        const input = body
+          ? parseOrThrow(body.schema, (await readJsonBody(context.request)).json, "invalid_body", body.invalid)
+          : (undefined as Body);
+        return staffChange(() => change(id, input, adminAudit(context)));
+      },
+    },
+  });
 }

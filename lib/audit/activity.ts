@@ -216,10 +216,14 @@ export function summarise(record: Omit<ActivityRecord, "summary">): string {
         return petChanges(shown(label), shown(id), record.details);
       case "pet.deleted":
         return `deleted ${shown(label)} (#${shown(id)})`;
+      case "pet.restored":
+        return `restored ${shown(label)} (#${shown(id)}) after its deletion`;
       case "api_key.created":
         return `created API key "${shown(label)}" (#${shown(id)})`;
       case "api_key.revoked":
         return `revoked API key "${shown(label)}" (#${shown(id)})`;
+      case "api_key.made_admin_app":
+        return `made API key "${shown(label)}" (#${shown(id)}) the admin app's key (ADMIN_API_KEY)`;
       case "staff.created": {
         const role = roleOf(details.role ?? details.after);
         return `created the staff account ${name}${role ? ` as ${withRole(role)}` : ""}`;

@@ -169,7 +169,19 @@ export async function makeAdminAppKey(id: number): Promise<ApiKeyInfo[]> {
       const revocation = await revokeIn(tx, key, THE_APP);
       if (revocation.outcome === "revoked") revoked.push(revocation.key);
     }
-    await tx.apiKey.update({ where: { id }, data: { purpose: "admin_app" } });
+    // Conditional, so that of instances starting at once with the same ADMIN_API_KEY only one records it.
+    const { count } = await tx.apiKey.updateMany({
+      where: { id, purpose: { not: "admin_app" } },
+      data: { purpose: "admin_app" },
+    });
+    if (count > 0) {
+      const key = await tx.apiKey.findUniqueOrThrow({ where: { id }, select: infoFields });
+      await recordAudit(tx, THE_APP, {
+        action: "api_key.made_admin_app",
+        target: auditTarget(key),
+        details: { prefix: key.prefix },
+      });
+    }
     return revoked;
   });
 }

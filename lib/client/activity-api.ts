@@ -1,19 +1,12 @@
+import type { ActivityRecord as ServerActivityRecord } from "@/lib/audit/activity";
 import { call } from "@/lib/client/admin-api";
 
 // The browser's side of the activity log's endpoints. The query strings are the Activity page's own URL
 // parameters (actor, action, pet, cursor): the page's URL is its state, and the request repeats it.
 
 /** A record as the endpoints send it; integers in it (the actor's id, a pet's members) arrive as bigint. */
-export type ActivityRecord = {
-  id: string;
-  at: string;
-  actor: { type: string; id: bigint | null; label: string };
-  action: string;
-  target: { type: string; id: string | null; label: string | null };
-  details: unknown;
-  clientAddress: string | null;
-  requestId: string | null;
-  summary: string;
+export type ActivityRecord = Omit<ServerActivityRecord, "actor"> & {
+  actor: Omit<ServerActivityRecord["actor"], "id"> & { id: bigint | null };
 };
 
 export type ActivityPage<Item = ActivityRecord> = { records: Item[]; nextCursor?: string };

@@ -131,6 +131,15 @@ export async function deletePet(id: bigint | string, etag?: string): Promise<voi
   await call(`/admin/api/pets/${String(id)}`, { method: "DELETE", headers: etag ? { "If-Match": etag } : {} });
 }
 
+/**
+ * Brings back a pet deleted less than a minute ago, as it was (same id and members): the Undo of a deletion. 409
+ * `pet_exists` when it is back already, 409 `restore_too_late` after the minute.
+ */
+export async function restorePet(id: bigint | string): Promise<VersionedPet> {
+  const { body, headers } = await call(`/admin/api/pets/${String(id)}/restore`, { method: "POST" });
+  return versioned(body, headers);
+}
+
 export async function signIn(email: string, password: string): Promise<void> {
   await call("/admin/api/session", {
     method: "POST",

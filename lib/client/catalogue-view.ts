@@ -89,6 +89,14 @@ export function viewHref(view: CatalogueView): string {
   return `/admin?${viewQuery(view)}`;
 }
 
+/**
+ * Where a pet just added is seen: the first page of every pet, newest first (so it is the top row), with its panel
+ * open; the page size stays the view's.
+ */
+export function newPetHref(view: Pick<CatalogueView, "limit">, id: string): string {
+  return viewHref({ status: "all", limit: view.limit, sort: DEFAULT_SORT, q: "", cursors: [], pet: id });
+}
+
 /** The /admin/api/pets query for the view's current page (the open pet does not change the list). */
 export function listQuery(view: CatalogueView): string {
   // The sort is always sent: the admin's default is not listPets' (oldest first).

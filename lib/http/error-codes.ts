@@ -78,6 +78,16 @@ export const errorCodes = {
     message: "Nothing changed: the account is already in that state.",
     adminOnly: true,
   },
+  pet_exists: {
+    status: 409,
+    message: "This pet is in the catalogue: only a deleted pet can be restored.",
+    adminOnly: true,
+  },
+  restore_too_late: {
+    status: 409,
+    message: "Too late to undo: a deleted pet can be restored within a minute of its deletion. Add it again instead.",
+    adminOnly: true,
+  },
   category_name_taken: {
     status: 409,
     message: "Another category already has this name (names are compared ignoring case). Choose another name.",

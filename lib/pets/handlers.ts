@@ -23,11 +23,13 @@ import {
   deletePet,
   findPet,
   listPets,
+  restorePet,
   updatePet,
   type ChangeOutcome,
   type Expected,
   type VersionedPet,
 } from "@/lib/pets/store";
+import type { AuditContext } from "@/lib/audit/record";
 import { countCall } from "@/lib/v1/call-counts";
 import { auditContextOf, type ApiClient } from "@/lib/v1/surface";
 
@@ -208,3 +210,29 @@ export const deletePetHandler: Handler<ApiClient> = async ({ request, requestId,
   settled(await deletePet(id, expectedOf(request, id), auditContextOf(caller, requestId)), id);
   return new Response(null, { status: 204 });
 };
+
+/**
+ * The admin app's Undo of a deletion (POST /admin/api/pets/{petId}/restore): the pet as it was, with its new
+ * ETag. 409 `pet_exists` when it is in the catalogue (restored already), 409 `restore_too_late` after the
+ * window, 404 when it was never deleted.
+ */
+export async function restorePetAnswer(params: Record<string, string>, audit: AuditContext): Promise<Response> {
+  const id = petIdOf(params);
+  const outcome = await restorePet(id, audit);
+  switch (outcome.kind) {
+    case "done":
+      return petAnswer(outcome.result);
+    case "exists":
+      throw new ApiError("pet_exists", { message: `Pet #${id} is in the catalogue: it cannot be restored again.` });
+    case "not_deleted":
+      throw new ApiError("not_found", { message: `No deleted pet has id ${id}: there is nothing to restore.` });
+    case "too_late":
+      throw new ApiError("restore_too_late");
+    case "unrecorded":
+      throw new ApiError("restore_too_late", {
+        message:
+          `Pet #${id} cannot be restored: the record of its deletion does not say what it was (a reset of the ` +
+          "demo catalogue, or a deletion made before restoring existed). Add it again instead.",
+      });
+  }
+}

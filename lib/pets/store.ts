@@ -3,8 +3,10 @@ import { recordAudit, type AuditContext } from "@/lib/audit/record";
 import { config } from "@/lib/config";
 import { db, type Transaction } from "@/lib/db/client";
 import { readStatusCounts } from "@/lib/pets/status-counts";
+import { parseJson } from "@/lib/http/json";
 import {
   petMembers,
+  petSchema,
   SEARCH_COUNT_LIMIT,
   type NewPet,
   type Pet,
@@ -353,9 +355,90 @@ export async function deletePet(
     await recordAudit(tx, audit, {
       action: "pet.deleted",
       target: { type: "pet", id, label: current.pet.name },
-      details: { before: current.pet },
+      // The version too: a restore (restorePet) puts the pet back one version on, so an ETag read before the
+      // deletion never matches the pet brought back.
+      details: { before: current.pet, version: current.version },
     });
     return { kind: "done", result: undefined };
   };
   return tx ? apply(tx) : db().$transaction(apply, { maxWait: 4000, timeout: 8000 });
+}
+
+/** How long after its deletion a pet can be restored (the admin app's Undo offers it for the first seconds). */
+export const RESTORE_WINDOW_MS = 60_000;
+
+export type RestoreOutcome =
+  | { kind: "done"; result: VersionedPet }
+  | { kind: "exists" }
+  | { kind: "not_deleted" }
+  | { kind: "too_late"; deletedAt: Date }
+  | { kind: "unrecorded" };
+
+/** What a pet.deleted record says the pet was, or undefined if it does not say (a record of another shape). */
+function deletedState(details: string | null): { pet: Pet; version: number } | undefined {
+  let parsed: unknown;
+  try {
+    parsed = details === null ? undefined : parseJson(details);
+  } catch {
+    return undefined;
+  }
+  const { before, version } = (parsed ?? {}) as { before?: unknown; version?: unknown };
+  const pet = petSchema.safeParse(before);
+  if (!pet.success || typeof version !== "bigint" || version < 1n || version >= 2n ** 31n - 1n) return undefined;
+  return { pet: pet.data, version: Number(version) };
+}
+
+/**
+ * Brings back a pet deleted less than RESTORE_WINDOW_MS ago, exactly as it was (same id, name, category and
+ * status), from its pet.deleted record, with a pet.restored record in the same transaction. Its id was issued
+ * once already, so nothing a create is given later can collide with it: neither SQLite's AUTOINCREMENT nor
+ * PostgreSQL's sequence moves back. The status counts' triggers (and SQLite's search index) see an insert.
+ * Refused when the pet exists (`exists`, also when a second restore runs at the same time), when its last
+ * record is not a deletion (`not_deleted`), when the deletion is older than the window (`too_late`), or when its
+ * record does not say what the pet was (`unrecorded`).
+ */
+export async function restorePet(id: bigint, audit: AuditContext, now = new Date()): Promise<RestoreOutcome> {
+  const apply = async (tx: Transaction): Promise<RestoreOutcome> => {
+    if (await findPet(id, tx)) return { kind: "exists" };
+    const last = await tx.auditEvent.findFirst({
+      where: { targetType: "pet", targetId: String(id) },
+      orderBy: { id: "desc" },
+      select: { action: true, at: true, details: true },
+    });
+    if (last?.action !== "pet.deleted") {
+      // A restore committed since the first read (PostgreSQL reads each statement's own snapshot): the pet is
+      // there now, with the record just read.
+      return (await findPet(id, tx)) ? { kind: "exists" } : { kind: "not_deleted" };
+    }
+    if (now.getTime() - last.at.getTime() > RESTORE_WINDOW_MS) return { kind: "too_late", deletedAt: last.at };
+    // A bulk reset's records (lib/demo-seed.ts) and deletions recorded before restoring existed hold no version.
+    const state = deletedState(last.details);
+    if (!state) return { kind: "unrecorded" };
+    const { pet } = state;
+    const restored = toVersioned(
+      await tx.pet.create({
+        data: {
+          id,
+          name: pet.name,
+          categoryId: pet.categoryId,
+          status: pet.status ?? null,
+          version: state.version + 1,
+        },
+        select: versionedColumns,
+      }),
+    );
+    await recordAudit(tx, audit, {
+      action: "pet.restored",
+      target: { type: "pet", id, label: restored.pet.name },
+      details: { after: restored.pet },
+    });
+    return { kind: "done", result: restored };
+  };
+  try {
+    return await db().$transaction(apply, { maxWait: 4000, timeout: 8000 });
+  } catch (error) {
+    // Another restore of the same pet committed first: its insert holds the id.
+    if ((error as { code?: unknown }).code === "P2002") return { kind: "exists" };
+    throw error;
+  }
 }

@@ -1,13 +1,11 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 
-// Serves Swagger UI's prebuilt files from the swagger-ui-dist package for the /docs page. The package
+// Serves Swagger UI's prebuilt script from the swagger-ui-dist package for the /docs page (its stylesheet is
+// bundled into the page's own, app/docs/docs.css). The package
 // is read from node_modules at run time (the app always runs from the project folder), not bundled.
 // A Map, not an object literal: a lookup must never find what every object inherits (`constructor`).
-const files = new Map([
-  ["swagger-ui-bundle.js", "text/javascript; charset=utf-8"],
-  ["swagger-ui.css", "text/css; charset=utf-8"],
-]);
+const files = new Map([["swagger-ui-bundle.js", "text/javascript; charset=utf-8"]]);
 
 export async function GET(_request: Request, { params }: { params: Promise<{ file: string }> }) {
   const { file } = await params;
