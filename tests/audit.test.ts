@@ -118,6 +118,11 @@ describe("summaries", () => {
       'ana@animal-store.example revoked API key "shop" (#3)',
     ],
     [
+      "api_key.made_admin_app",
+      { actor: { type: "system", id: null, label: "the app" }, target: { type: "api_key", id: "4", label: "ops" } },
+      `the app made API key "ops" (#4) the admin app's key (ADMIN_API_KEY)`,
+    ],
+    [
       "staff.created",
       { target: { type: "staff", id: "5", label: "bo@animal-store.example" }, details: { role: "admin" } },
       "ana@animal-store.example created the staff account bo@animal-store.example as an admin",
