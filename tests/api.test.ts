@@ -66,6 +66,7 @@ for (const provider of providers) {
               ["GET", "/v1/pets"],
               ["POST", "/v1/pets"],
               ["GET", "/v1/pets/1"],
+              ["GET", "/v1/categories"],
             ]) {
               const reply = await call(server.baseUrl, method, path, {
                 headers,
@@ -562,6 +563,7 @@ for (const provider of providers) {
             scheme: "bearer",
           });
           assert.deepEqual(Object.keys(document.paths).sort(), [
+            "/categories",
             "/pets",
             "/pets/counts",
             "/pets/export",
