@@ -42,8 +42,8 @@ test.describe("CSV export and import", () => {
       return /[",;]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
     };
     expect(csv).toBe(
-      "id,name,categoryId,status\r\n" +
-        listed.map((pet) => `${pet.id},${quoted(pet.name)},${pet.categoryId},sold\r\n`).join(""),
+      "id,name,categoryId,status,category\r\n" +
+        listed.map((pet) => `${pet.id},${quoted(pet.name)},${pet.categoryId},sold,\r\n`).join(""),
     );
   });
 

@@ -104,10 +104,10 @@ export function PetImport({ limitBytes }: { limitBytes: number }) {
           Import pets from CSV
         </h1>
         <p className="mt-2 text-sm text-slate-700">
-          A header row naming the columns <code>name</code>, <code>categoryId</code> and optionally <code>status</code>,
-          then one row per pet, separated by commas or semicolons, in UTF-8 (with or without a byte order mark). An{" "}
-          <code>id</code> column is ignored: new pets get new ids. Checking the file writes nothing; each pet is created
-          once however often the file is applied.
+          A header row naming the columns <code>name</code>, <code>categoryId</code> (or <code>category</code>, by name)
+          and optionally <code>status</code>, then one row per pet, separated by commas or semicolons, in UTF-8 (with or
+          without a byte order mark). An <code>id</code> column is ignored: new pets get new ids. Checking the file
+          writes nothing; each pet is created once however often the file is applied.
         </p>
         <p className="mt-1 text-sm text-slate-700">Files of at most {limitBytes / 1024 / 1024} MiB.</p>
       </div>

@@ -46,7 +46,7 @@ export const applyImportHandler: Handler<SignedInCaller> = async ({ request, req
 
 // POST /admin/api/pets/imports/bad-rows — the file's invalid rows, with an error column, to fix and import again
 export const badRowsHandler: Handler<SignedInCaller> = async ({ request }) => {
-  const csv = badRowsCsv(await fileOf(request));
+  const csv = await badRowsCsv(await fileOf(request));
   const day = new Date().toISOString().slice(0, 10);
   return new Response(csv, {
     headers: {

@@ -1,6 +1,8 @@
 import "server-only";
 import { createHash, randomUUID } from "node:crypto";
 import type { AuditContext } from "@/lib/audit/record";
+import { categoryNameKey } from "@/lib/categories/schema";
+import { listCategories } from "@/lib/categories/store";
 import { candidate } from "@/lib/client/pet-form";
 import { CsvReadError, readCsv, type CsvRecord } from "@/lib/csv/read";
 import { csvLine } from "@/lib/csv/write";
@@ -31,9 +33,10 @@ export const IMPORT_LIMIT_MESSAGE =
 export const IMPORT_BATCH_SIZE = 100;
 
 /** The columns an import reads, by their header names once lower-cased without spaces, `_` or `-`. */
-const KNOWN_COLUMNS: Record<string, "name" | "categoryId" | "status" | "id" | "error"> = {
+const KNOWN_COLUMNS: Record<string, "name" | "categoryId" | "category" | "status" | "id" | "error"> = {
   name: "name",
   categoryid: "categoryId",
+  category: "category",
   status: "status",
   id: "id",
   error: "error",
@@ -41,7 +44,7 @@ const KNOWN_COLUMNS: Record<string, "name" | "categoryId" | "status" | "id" | "e
 
 type Columns = {
   /** The index of each member's column in the file, and the header's own spelling of it. */
-  members: Partial<Record<"name" | "categoryId" | "status", { index: number; header: string }>>;
+  members: Partial<Record<"name" | "categoryId" | "category" | "status", { index: number; header: string }>>;
   /** Columns read and left alone: `id` (new pets get new ids) and `error` (of a bad-rows file). */
   ignored: string[];
   /** Columns the import does not know. */
@@ -66,12 +69,15 @@ function columnsOf(header: string[]): Columns {
     if (known === "id" || known === "error") columns.ignored.push(name);
     else columns.members[known] = { index, header: name };
   });
-  const missing = (["name", "categoryId"] as const).filter((member) => !columns.members[member]);
+  const missing = [
+    ...(columns.members.name ? [] : ["name"]),
+    ...(columns.members.categoryId || columns.members.category ? [] : ["categoryId or category"]),
+  ];
   if (missing.length > 0)
     throw new ApiError("invalid_csv", {
       message:
-        `The header row must name the columns name and categoryId (status is optional); it lacks ` +
-        `${missing.join(" and ")}. It reads: ${header.join(", ")}.`,
+        `The header row must name the columns name and categoryId (or category, by name; status is optional); ` +
+        `it lacks ${missing.join(" and ")}. It reads: ${header.join(", ")}.`,
     });
   return columns;
 }
@@ -80,8 +86,11 @@ export type RowProblem = { line: number; column: string; message: string };
 
 type CheckedRow = { line: number; fields: string[]; pet?: NewPet; problems: RowProblem[] };
 
-function checkRow(record: CsvRecord, columns: Columns, width: number): CheckedRow {
-  const field = (member: "name" | "categoryId" | "status") => {
+/** The ids of the named categories, by categoryNameKey of their names. */
+type CategoryIds = ReadonlyMap<string, bigint>;
+
+function checkRow(record: CsvRecord, columns: Columns, width: number, categories: CategoryIds): CheckedRow {
+  const field = (member: "name" | "categoryId" | "category" | "status") => {
     const column = columns.members[member];
     return column ? (record.fields[column.index] ?? "") : "";
   };
@@ -93,12 +102,30 @@ function checkRow(record: CsvRecord, columns: Columns, width: number): CheckedRo
       message: `the row has ${record.fields.length} fields, but the header names ${width} columns`,
     });
   const status = field("status").trim().toLowerCase();
-  const input = candidate(field("name"), field("categoryId"), status);
+  // A category id wins; without one, the category's name is looked up as the Categories page compares names.
+  let categoryId = field("categoryId");
+  const categoryName = field("category").trim();
+  if (categoryId.trim() === "" && categoryName !== "") {
+    const id = categories.get(categoryNameKey(categoryName));
+    if (id === undefined)
+      problems.push({
+        line: record.line,
+        column: columns.members.category!.header,
+        message: `No category is called “${categoryName}”: add it on the Categories page, or give its id`,
+      });
+    else categoryId = String(id);
+  }
+  const input = candidate(field("name"), categoryId, status);
   const result = newPetSchema.safeParse(input);
   if (!result.success) {
     for (const { member, message } of rowMessages(result.error, input)) {
-      const column = columns.members[member as keyof Columns["members"]]?.header ?? member;
-      problems.push({ line: record.line, column, message });
+      // A missing id is the category name's problem when the name was reported already.
+      if (member === "categoryId" && problems.some((problem) => problem.column === columns.members.category?.header))
+        continue;
+      const named =
+        columns.members[member as keyof Columns["members"]] ??
+        (member === "categoryId" ? columns.members.category : undefined);
+      problems.push({ line: record.line, column: named?.header ?? member, message });
     }
   }
   const pet = result.success && problems.length === 0 ? result.data : undefined;
@@ -114,7 +141,7 @@ type CheckedFile = {
 };
 
 /** Reads and checks a whole file; a file that is not a CSV of pets at all is a 400 saying why. */
-function checkFile(bytes: Uint8Array): CheckedFile {
+async function checkFile(bytes: Uint8Array): Promise<CheckedFile> {
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   let table;
   try {
@@ -124,7 +151,8 @@ function checkFile(bytes: Uint8Array): CheckedFile {
     throw error;
   }
   const columns = columnsOf(table.header);
-  const rows = table.records.map((record) => checkRow(record, columns, table.header.length));
+  const categories = new Map((await listCategories()).map((category) => [categoryNameKey(category.name), category.id]));
+  const rows = table.records.map((record) => checkRow(record, columns, table.header.length, categories));
   return { sha256, separator: table.separator, header: table.header, columns, rows };
 }
 
@@ -180,7 +208,7 @@ function report(file: CheckedFile, importId: string, alreadyImported: number, to
 
 /** The dry run: every row checked, nothing written. */
 export async function dryRunImport(bytes: Uint8Array): Promise<ImportReport> {
-  const file = checkFile(bytes);
+  const file = await checkFile(bytes);
   const done = await doneLinesOf(file.sha256);
   const lines = done?.lines ?? new Set<number>();
   const toCreate = file.rows.filter((row) => row.pet && !lines.has(row.line)).length;
@@ -233,7 +261,7 @@ export async function applyImport(
   staff: { id: number; email: string },
   audit: AuditContext,
 ): Promise<ImportReport> {
-  const file = checkFile(bytes);
+  const file = await checkFile(bytes);
   const id = await claimImport(importId, file.sha256, staff);
   const valid = file.rows.filter((row): row is CheckedRow & { pet: NewPet } => row.pet !== undefined);
   let created = 0;
@@ -266,8 +294,8 @@ export async function applyImport(
 }
 
 /** The file's invalid rows as a CSV to fix and import again: its header and their fields, with an error column. */
-export function badRowsCsv(bytes: Uint8Array): string {
-  const file = checkFile(bytes);
+export async function badRowsCsv(bytes: Uint8Array): Promise<string> {
+  const file = await checkFile(bytes);
   // A bad-rows file imported again keeps its one error column, with the new errors in it.
   const existing = file.header.findIndex((name) => name.toLowerCase().trim() === "error");
   const header = existing === -1 ? [...file.header, "error"] : file.header;

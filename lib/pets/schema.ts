@@ -194,4 +194,4 @@ export const petIdSchema = z
 export const exportPetsQuerySchema = listPetsQuerySchema.pick({ status: true, q: true, sort: true });
 
 /** The columns of a pets CSV, exported and imported, in order. */
-export const PET_CSV_COLUMNS = ["id", "name", "categoryId", "status"] as const;
+export const PET_CSV_COLUMNS = ["id", "name", "categoryId", "status", "category"] as const;

@@ -151,7 +151,8 @@ export const v1Operations: readonly V1Operation[] = [
       description:
         "Every pet of a view of the list, as one CSV download (RFC 4180, UTF-8, CRLF line ends, a header row): " +
         "the same `status`, `q` and `sort` as listPets, in the same order, without paging. The columns are " +
-        "`id,name,categoryId,status` (an empty `status` for a pet without one); ids and categoryIds are " +
+        "`id,name,categoryId,status,category` (an empty `status` for a pet without one; `category` is the name " +
+        "listCategories gives the categoryId, empty when it has none); ids and categoryIds are " +
         "written digit for digit over the whole int64 range. A name is quoted when it holds a comma, a " +
         "semicolon, a quote or a line break, and one starting with `=`, `+`, `-`, `@` or a tab gets a leading " +
         "`'` so that a spreadsheet never runs it as a formula. The body is streamed as the pets are read, " +
@@ -173,7 +174,7 @@ export const v1Operations: readonly V1Operation[] = [
           content: {
             "text/csv": {
               schema: { type: "string" },
-              example: 'id,name,categoryId,status\r\n1,Rex,1,available\r\n2,"Tom, the cat",2,\r\n',
+              example: 'id,name,categoryId,status,category\r\n1,Rex,1,available,Dogs\r\n2,"Tom, the cat",17,,\r\n',
             },
           },
         },
