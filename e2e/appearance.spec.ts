@@ -83,6 +83,22 @@ const PAGES: { name: string; account?: Account; path: string; ready: (page: Page
     },
   },
   {
+    name: "categories (admin, a rename open)",
+    account: E2E_ADMIN,
+    path: "/admin/categories",
+    ready: async (page) => {
+      await expect(page.getByTestId("category-row").first()).toBeVisible();
+      await page.getByRole("button", { name: "Rename Dogs" }).click();
+      await expect(page.getByLabel("New name for “Dogs”")).toBeFocused();
+    },
+  },
+  {
+    name: "categories (staff)",
+    account: E2E_STAFF,
+    path: "/admin/categories",
+    ready: (page) => expect(page.getByTestId("category-row").first()).toBeVisible(),
+  },
+  {
     name: "activity",
     account: E2E_ADMIN,
     path: "/admin/activity",

@@ -30,10 +30,10 @@ test.describe("what reaches the browser", () => {
     await page.getByRole("link", { name: "Next" }).click();
     await expect(page.getByText("Page 2", { exact: true })).toBeVisible();
     await page.getByLabel("Name", { exact: true }).fill("Key Watch");
-    await page.getByLabel("Category id").fill("3");
+    await page.getByLabel("Category", { exact: true }).selectOption({ label: "Birds" });
     await page.getByRole("button", { name: "Add pet" }).click();
     await expect(page.getByRole("status").filter({ hasText: "Added" })).toBeVisible();
-    await page.getByLabel("Category id").fill("x");
+    await page.getByLabel("Category", { exact: true }).selectOption(""); // a failed add: no category chosen
     await page.getByRole("button", { name: "Add pet" }).click();
     await page.reload();
     await expect(page.getByTestId("pet-row").first()).toBeVisible();
@@ -78,8 +78,10 @@ test.describe("what reaches the browser", () => {
     await tabTo("Name");
     await page.keyboard.type("Keyboard Kitty");
     await page.keyboard.press("Tab");
-    await expect(page.getByLabel("Category id")).toBeFocused();
-    await page.keyboard.type("2");
+    // The category is a select of names: typing a name's first letters picks it, as in any select.
+    await expect(page.getByLabel("Category", { exact: true })).toBeFocused();
+    await page.keyboard.type("Cats");
+    await expect(page.getByLabel("Category", { exact: true })).toHaveValue("2");
     await tabTo("Add pet");
     await page.keyboard.press("Enter");
     await expect(page.getByRole("status").filter({ hasText: "Added" })).toContainText("Keyboard Kitty");
@@ -99,7 +101,7 @@ test.describe("at phone width", () => {
       .poll(async () => new Set(await page.getByTestId("pet-row").locator("td:nth-child(4)").allInnerTexts()))
       .toEqual(new Set(["sold"]));
     await page.getByLabel("Name", { exact: true }).fill("Pocket Hamster");
-    await page.getByLabel("Category id").fill("6");
+    await page.getByLabel("Category", { exact: true }).selectOption({ label: "Small mammals" });
     await page.getByLabel("Status (optional)").selectOption("sold");
     await page.getByRole("button", { name: "Add pet" }).tap();
     await expect(page.getByTestId("pet-row").filter({ hasText: "Pocket Hamster" })).toBeVisible();

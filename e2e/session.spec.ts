@@ -68,14 +68,15 @@ test.describe("a session that ends mid-task", () => {
     const here = "/admin?sort=name&status=available";
     await signIn(page, here);
     const name = page.getByLabel("Name", { exact: true });
-    const category = page.getByLabel("Category id");
+    const category = page.getByLabel("Category", { exact: true });
     const status = page.getByLabel("Status (optional)");
     const petName = `Kept ${Date.now().toString(36)}`;
 
     await tabTo(page, name);
     await page.keyboard.type(petName);
     await page.keyboard.press("Tab");
-    await page.keyboard.type("3");
+    await expect(category).toBeFocused();
+    await category.selectOption({ label: "Birds" }); // id 3 of the demo's named categories
     await page.keyboard.press("Tab");
     await expect(status).toBeFocused();
     await page.keyboard.press("ArrowDown");
@@ -145,13 +146,13 @@ test.describe("a session that ends mid-task", () => {
     const panel = page.getByTestId("pet-panel");
     await expect(panel.getByRole("button", { name: "sold", exact: true })).toHaveAttribute("aria-disabled", "false");
     const name = panel.getByLabel("Name", { exact: true });
-    const category = panel.getByLabel("Category id");
+    const category = panel.getByLabel("Category", { exact: true });
     await tabTo(page, name);
     await page.keyboard.press("End");
     await page.keyboard.type(" renamed");
     await page.keyboard.press("Tab");
-    await page.keyboard.press("ControlOrMeta+a");
-    await page.keyboard.type("4");
+    await expect(category).toBeFocused();
+    await category.selectOption({ label: "Fish" }); // id 4
 
     await endSessionOnServer(page, baseURL!);
     const refused = page.waitForResponse((response) => response.request().method() === "PATCH");
@@ -178,7 +179,7 @@ test.describe("a session that ends mid-task", () => {
     await page.keyboard.press("Enter");
     expect((await saved).status()).toBe(200);
     await expect(panel.getByTestId("pet-name")).toHaveText(`${original} renamed`);
-    await expect(panel.getByTestId("pet-category")).toHaveText("4");
+    await expect(panel.getByTestId("pet-category")).toHaveText("Fish");
   });
 
   test("the add form's values survive the page's own redirect to sign-in after the session ended", async ({
@@ -190,7 +191,7 @@ test.describe("a session that ends mid-task", () => {
     await tabTo(page, name);
     await page.keyboard.type("Redirected");
     await page.keyboard.press("Tab");
-    await page.keyboard.type("2");
+    await page.getByLabel("Category", { exact: true }).selectOption({ label: "Cats" }); // id 2
     await endSessionOnServer(page, baseURL!);
 
     // A client navigation: the page checks the session on the server and redirects to sign-in.
@@ -199,7 +200,7 @@ test.describe("a session that ends mid-task", () => {
     await signInByKeyboard(page);
     await expect(page).toHaveURL(/\/admin\?status=sold$/);
     await expect(name).toHaveValue("Redirected");
-    await expect(page.getByLabel("Category id")).toHaveValue("2");
+    await expect(page.getByLabel("Category", { exact: true })).toHaveValue("2");
   });
 
   test("staying on the page closes the dialog with Escape, and the next refused request opens it again", async ({
@@ -209,7 +210,7 @@ test.describe("a session that ends mid-task", () => {
     await signIn(page);
     await endSessionOnServer(page, baseURL!);
     await page.getByLabel("Name", { exact: true }).fill("Stay");
-    await page.getByLabel("Category id").fill("1");
+    await page.getByLabel("Category", { exact: true }).selectOption({ label: "Dogs" });
     await page.getByRole("button", { name: "Add pet" }).press("Enter");
     await expectSessionEndedDialog(page);
     await page.keyboard.press("Escape");

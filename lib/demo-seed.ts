@@ -1,10 +1,22 @@
 import "server-only";
 import { COMMAND_LINE, THE_APP, type AuditContext } from "@/lib/audit/record";
+import type { Category } from "@/lib/categories/schema";
+import { nameMissingCategories } from "@/lib/categories/store";
 import type { Database, Transaction } from "@/lib/db/client";
 import type { PetStatus } from "@/lib/pets/schema";
 
-// A believable demo catalogue for an empty database: a few dozen pets across several categories and
-// all three statuses. Category ids: 1 dogs, 2 cats, 3 birds, 4 fish, 5 reptiles, 6 small mammals.
+// A believable demo catalogue for an empty database: a few dozen pets across six named categories and
+// all three statuses.
+
+/** The demo's categories, named when the demo catalogue is seeded or reset (where the id has no name yet). */
+export const DEMO_CATEGORIES: readonly Category[] = [
+  { id: 1n, name: "Dogs" },
+  { id: 2n, name: "Cats" },
+  { id: 3n, name: "Birds" },
+  { id: 4n, name: "Fish" },
+  { id: 5n, name: "Reptiles" },
+  { id: 6n, name: "Small mammals" },
+];
 
 const names: Record<number, string[]> = {
   1: ["Biscuit", "Luna", "Max", "Pepper", "Rocky", "Daisy", "Scout", "Maple"],
@@ -37,6 +49,8 @@ export async function seedDemoCatalogue(database: Database, provider: "sqlite" |
     if ((await tx.pet.count()) > 0) return 0;
     const { count } = await tx.pet.createMany({ data: demoPets() });
     await recordEveryPet(tx, provider, "pet.created", THE_APP);
+    // Only with the demo pets: a database that already has pets is never given names it did not ask for.
+    await nameMissingCategories(tx, DEMO_CATEGORIES, THE_APP);
     return count;
   });
 }
@@ -65,8 +79,9 @@ async function recordEveryPet(
 
 /**
  * Restores the demo catalogue: deletes every pet and adds the demo pets again (with new ids), each deletion and
- * addition recorded as the command line's. API keys and staff accounts are left alone. Returns how many pets
- * were added.
+ * addition recorded as the command line's, and names the demo's categories whose id has no name yet (and whose name
+ * is free), each recorded too. Categories that have names keep them (renames are not undone, none is deleted). API
+ * keys and staff accounts are left alone. Returns how many pets were added.
  */
 export async function resetDemoCatalogue(database: Database, provider: "sqlite" | "postgresql"): Promise<number> {
   return database.$transaction(
@@ -75,6 +90,7 @@ export async function resetDemoCatalogue(database: Database, provider: "sqlite" 
       await tx.pet.deleteMany();
       const { count } = await tx.pet.createMany({ data: demoPets() });
       await recordEveryPet(tx, provider, "pet.created", COMMAND_LINE);
+      await nameMissingCategories(tx, DEMO_CATEGORIES, COMMAND_LINE);
       return count;
     },
     { timeout: 600_000 }, // a large catalogue's deletion records take a while

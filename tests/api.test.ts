@@ -66,6 +66,7 @@ for (const provider of providers) {
               ["GET", "/v1/pets"],
               ["POST", "/v1/pets"],
               ["GET", "/v1/pets/1"],
+              ["GET", "/v1/categories"],
             ]) {
               const reply = await call(server.baseUrl, method, path, {
                 headers,
@@ -561,7 +562,12 @@ for (const provider of providers) {
             type: "http",
             scheme: "bearer",
           });
-          assert.deepEqual(Object.keys(document.paths).sort(), ["/pets", "/pets/counts", "/pets/{petId}"]);
+          assert.deepEqual(Object.keys(document.paths).sort(), [
+            "/categories",
+            "/pets",
+            "/pets/counts",
+            "/pets/{petId}",
+          ]);
           assert.equal(document.paths["/pets/{petId}"].get.deprecated, true);
           assert.deepEqual(document.components.schemas.PetStatus.enum, ["available", "pending", "sold"]);
           assert.deepEqual(document.components.schemas.NewPet.required, ["name", "categoryId"]);

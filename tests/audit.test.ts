@@ -118,6 +118,11 @@ describe("summaries", () => {
       'ana@animal-store.example revoked API key "shop" (#3)',
     ],
     [
+      "api_key.made_admin_app",
+      { actor: { type: "system", id: null, label: "the app" }, target: { type: "api_key", id: "4", label: "ops" } },
+      `the app made API key "ops" (#4) the admin app's key (ADMIN_API_KEY)`,
+    ],
+    [
       "staff.created",
       { target: { type: "staff", id: "5", label: "bo@animal-store.example" }, details: { role: "admin" } },
       "ana@animal-store.example created the staff account bo@animal-store.example as an admin",
@@ -162,6 +167,19 @@ describe("summaries", () => {
         target: { type: "staff", id: null, label: "x@animal-store.example" },
       },
       "someone failed to sign in as x@animal-store.example",
+    ],
+    [
+      "category.created",
+      { target: { type: "category", id: "7", label: "Ferrets" }, details: { after: { id: 7n, name: "Ferrets" } } },
+      'ana@animal-store.example added the category "Ferrets" (#7)',
+    ],
+    [
+      "category.renamed",
+      {
+        target: { type: "category", id: "1", label: "Hounds" },
+        details: { before: { name: "Dogs" }, after: { name: "Hounds" } },
+      },
+      'ana@animal-store.example renamed the category "Dogs" (#1) to "Hounds"',
     ],
   ];
 

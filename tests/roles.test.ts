@@ -57,6 +57,14 @@ const ADMIN_ENDPOINTS: AdminEndpoint[] = [
   { method: "DELETE", path: "/admin/api/keys/{key}", adminStatus: 200 },
   { method: "GET", path: "/admin/api/activity", adminStatus: 200 },
   { method: "GET", path: "/admin/api/activity/export", adminStatus: 200 },
+  // Adding and renaming a category (reading the names is every signed-in staff member's: tests/categories.test.ts).
+  {
+    method: "POST",
+    path: "/admin/api/categories",
+    body: { id: 900, name: "Made by the roles test" },
+    adminStatus: 201,
+  },
+  { method: "PATCH", path: "/admin/api/categories/900", body: { name: "Renamed by the roles test" }, adminStatus: 200 },
 ];
 
 /**

@@ -40,6 +40,8 @@ const actionLabels: Record<string, string> = {
   "staff.unlocked": "Staff account unlocked",
   "staff.signed_in": "Signed in",
   "staff.sign_in_failed": "Failed sign-in",
+  "category.created": "Category added",
+  "category.renamed": "Category renamed",
 };
 
 function hrefOf(query: URLSearchParams): string {

@@ -56,7 +56,7 @@ export function AddPetForm() {
   const [errors, setErrors] = useState<Errors>({});
   const [requestId, setRequestId] = useState<string>();
   const nameInput = useRef<HTMLInputElement>(null);
-  const categoryIdInput = useRef<HTMLInputElement>(null);
+  const categoryIdInput = useRef<HTMLSelectElement>(null);
   const statusInput = useRef<HTMLSelectElement>(null);
   // One Idempotency-Key per pet being added: a retry or a second click sends the same one, so the server adds the
   // pet once; a new key is taken once it is added, or when what is being sent changes.

@@ -4,15 +4,16 @@ import { ThemeToggle } from "@/components/theme-toggle";
 import type { SignedInStaff } from "@/lib/auth/staff";
 import { requestTheme } from "@/lib/theme-server";
 
-// The header of every admin page: the app's name, the sections this staff member may open (admins see API keys,
-// Staff and Activity as well; the server checks the role on each of those pages and endpoints regardless), who
-// is signed in, the colour theme and sign-out. `current` marks the section shown, for screen readers too
-// (aria-current).
+// The header of every admin page: the app's name, the sections this staff member may open (everyone the Catalogue
+// and Categories; admins API keys, Staff and Activity as well; the server checks the role on each of those pages
+// and endpoints regardless), who is signed in, the colour theme and sign-out. `current` marks the section shown,
+// for screen readers too (aria-current).
 
-export type AdminSection = "catalogue" | "activity" | "keys" | "staff";
+export type AdminSection = "catalogue" | "categories" | "activity" | "keys" | "staff";
 
 const sections: { id: AdminSection; href: string; label: string; adminOnly: boolean }[] = [
   { id: "catalogue", href: "/admin", label: "Catalogue", adminOnly: false },
+  { id: "categories", href: "/admin/categories", label: "Categories", adminOnly: false },
   { id: "activity", href: "/admin/activity", label: "Activity", adminOnly: true },
   { id: "keys", href: "/admin/keys", label: "API keys", adminOnly: true },
   { id: "staff", href: "/admin/staff", label: "Staff", adminOnly: true },

@@ -3,6 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useRef, useState } from "react";
 import { useNavigate, ViewLink } from "@/components/admin/catalogue-navigation";
+import { CategoryName } from "@/components/admin/category-name";
 import { focusRing } from "@/components/admin/form-fields";
 import { SearchBox } from "@/components/admin/search-box";
 import { StatusBadge } from "@/components/admin/status-badge";
@@ -416,7 +417,9 @@ function PetTable({ page, dimmed, view }: { page: PetPage; dimmed: boolean; view
                     {pet.name}
                   </ViewLink>
                 </td>
-                <td className="px-3 py-2 font-mono tabular-nums">{String(pet.categoryId)}</td>
+                <td className="px-3 py-2" data-testid="pet-row-category">
+                  <CategoryName id={pet.categoryId} />
+                </td>
                 <td className="px-3 py-2">
                   <StatusBadge status={pet.status} />
                 </td>

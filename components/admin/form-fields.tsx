@@ -1,7 +1,9 @@
 import type { Ref } from "react";
+import { unnamedCategoryLabel } from "@/lib/categories/schema";
+import { useCategories } from "@/lib/client/categories-api";
 
 // The pieces of the admin app's forms that look and behave the same everywhere: the focus ring, an input's
-// border (red while it has an error), and a pet's name and category id inputs with their hint and messages.
+// border (red while it has an error), and a pet's name input and category select with their messages.
 
 export const focusRing = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
 
@@ -28,65 +30,100 @@ export function FieldMessage({ id, messages }: { id: string; messages?: string[]
 
 type PetField = "name" | "categoryId";
 
-/** The inputs' ids (the add form's, unprefixed, are the ones its specs know) and what each says. */
-const petFields: { field: PetField; inputId: string; label: string; hint?: { id: string; text: string } }[] = [
-  { field: "name", inputId: "pet-name", label: "Name" },
-  {
-    field: "categoryId",
-    inputId: "pet-category",
-    label: "Category id",
-    hint: {
-      id: "category-hint",
-      text: "A whole number, e.g. 1 dogs, 2 cats, 3 birds, 4 fish, 5 reptiles, 6 small mammals.",
-    },
-  },
-];
-
-/** A pet's name and category id inputs, as the add form and a pet's edit form both show them. */
+/**
+ * A pet's name input and category select, as the add form and a pet's edit form both show them. The select offers
+ * the named categories, sorted by name; `keepId` (a pet's current category) is offered too when no category names
+ * it, as "Unnamed (17)", so editing the name alone keeps it. No number can be typed: an id gets a name on the
+ * Categories page first.
+ */
 export function NameAndCategoryFields({
   prefix,
   values,
   onChange,
   errors,
-  refs,
+  refs: { name: nameRef, categoryId: categoryRef },
+  keepId,
 }: {
   /** Put before every id, so two forms can be on one page; "" for the add form. */
   prefix: string;
   values: Record<PetField, string>;
   onChange: (field: PetField, value: string) => void;
   errors: Partial<Record<PetField, string[]>>;
-  refs: Record<PetField, Ref<HTMLInputElement>>;
+  refs: { name: Ref<HTMLInputElement>; categoryId: Ref<HTMLSelectElement> };
+  keepId?: bigint;
 }) {
-  return petFields.map(({ field, inputId, label, hint }) => {
-    const messages = errors[field];
-    const errorId = `${prefix}${field}-error`;
-    const hintId = hint && `${prefix}${hint.id}`;
-    return (
-      <div key={field}>
-        <label htmlFor={`${prefix}${inputId}`} className="block text-sm font-medium">
-          {label}
+  const categories = useCategories();
+  const nameErrors = errors.name;
+  const categoryErrors = errors.categoryId;
+  const nameErrorId = `${prefix}name-error`;
+  const categoryErrorId = `${prefix}categoryId-error`;
+  const hintId = `${prefix}category-hint`;
+  const kept = keepId !== undefined && categories.names && !categories.names.has(String(keepId)) ? keepId : undefined;
+  const hint = categories.isError
+    ? `The categories could not be loaded: ${categories.error.message}`
+    : categories.data?.length === 0 && kept === undefined
+      ? "No category has a name yet: an admin names them on the Categories page."
+      : undefined;
+  return (
+    <>
+      <div>
+        <label htmlFor={`${prefix}pet-name`} className="block text-sm font-medium">
+          Name
         </label>
         <input
-          id={`${prefix}${inputId}`}
-          ref={refs[field]}
-          name={field}
-          inputMode={field === "categoryId" ? "numeric" : undefined}
-          value={values[field]}
-          onChange={(event) => onChange(field, event.target.value)}
-          aria-invalid={messages ? true : undefined}
-          aria-describedby={describedBy(hintId, messages && errorId)}
+          id={`${prefix}pet-name`}
+          ref={nameRef}
+          name="name"
+          value={values.name}
+          onChange={(event) => onChange("name", event.target.value)}
+          aria-invalid={nameErrors ? true : undefined}
+          aria-describedby={describedBy(nameErrors && nameErrorId)}
           autoComplete="off"
-          className={inputClass(Boolean(messages))}
+          className={inputClass(Boolean(nameErrors))}
         />
+        <FieldMessage id={nameErrorId} messages={nameErrors} />
+      </div>
+      <div>
+        <label htmlFor={`${prefix}pet-category`} className="block text-sm font-medium">
+          Category
+        </label>
+        <select
+          id={`${prefix}pet-category`}
+          ref={categoryRef}
+          name="categoryId"
+          value={values.categoryId}
+          onChange={(event) => onChange("categoryId", event.target.value)}
+          aria-invalid={categoryErrors ? true : undefined}
+          aria-describedby={describedBy(hint && hintId, categoryErrors && categoryErrorId)}
+          aria-busy={categories.isPending}
+          className={inputClass(Boolean(categoryErrors))}
+        >
+          <option value="">{categories.isPending ? "Loading categories…" : "Choose a category"}</option>
+          {categories.data?.map((category) => (
+            <option key={String(category.id)} value={String(category.id)}>
+              {category.name}
+            </option>
+          ))}
+          {kept !== undefined ? <option value={String(kept)}>{unnamedCategoryLabel(kept)}</option> : null}
+          {/* While the names load, the pet's own id stays selectable, so the value is never lost. */}
+          {categories.isPending && values.categoryId ? (
+            <option value={values.categoryId}>{values.categoryId}</option>
+          ) : null}
+        </select>
         {hint ? (
           <p id={hintId} className="mt-1 text-xs text-slate-600">
-            {hint.text}
+            {hint}{" "}
+            {categories.isError ? null : (
+              <a href="/admin/categories" className={`font-medium text-indigo-800 underline ${focusRing}`}>
+                Categories
+              </a>
+            )}
           </p>
         ) : null}
-        <FieldMessage id={errorId} messages={messages} />
+        <FieldMessage id={categoryErrorId} messages={categoryErrors} />
       </div>
-    );
-  });
+    </>
+  );
 }
 
 /**

@@ -6,13 +6,16 @@ import { z } from "zod";
 import { useNavigate, ViewLink } from "@/components/admin/catalogue-navigation";
 import { focusRing, FormProblems, NameAndCategoryFields, RequestId } from "@/components/admin/form-fields";
 import { PetHistory } from "@/components/admin/pet-history";
+import { CategoryName } from "@/components/admin/category-name";
 import { StatusBadge } from "@/components/admin/status-badge";
 import { useNotifications } from "@/components/admin/notifications";
 import { useDraft } from "@/components/admin/session-ended";
 import { isConflict, isGone, usePetChange, type PetChange } from "@/components/admin/use-pet-change";
 import { AdminRequestError, fetchPet, isSessionEnded } from "@/lib/client/admin-api";
+import { useCategories } from "@/lib/client/categories-api";
 import { petFromPages, petQueryKey } from "@/lib/client/pet-cache";
 import { byField, candidate, refusedFieldErrors, staffFieldErrors, type FormErrors } from "@/lib/client/pet-form";
+import { categoryLabel } from "@/lib/categories/schema";
 import { petPatchSchema, petStatuses, type Pet, type PetPatch, type PetStatus } from "@/lib/pets/schema";
 import { staffErrorMessage } from "@/lib/pets/staff-messages";
 
@@ -197,9 +200,9 @@ export function PetPanel({ id, closeHref, onGone, onDeleting, onDeleted }: PetPa
         <dd className="break-all" data-testid="pet-name">
           {pet?.name ?? "…"}
         </dd>
-        <dt className="text-slate-600">Category id</dt>
-        <dd className="font-mono tabular-nums" data-testid="pet-category">
-          {pet ? String(pet.categoryId) : "…"}
+        <dt className="text-slate-600">Category</dt>
+        <dd className="break-words" data-testid="pet-category">
+          {pet ? <CategoryName id={pet.categoryId} /> : "…"}
         </dd>
         <dt className="text-slate-600">Status</dt>
         <dd data-testid="pet-status">{pet ? <StatusBadge status={pet.status} /> : "…"}</dd>
@@ -236,7 +239,7 @@ export function PetPanel({ id, closeHref, onGone, onDeleting, onDeleted }: PetPa
             pet={pet}
             busy={busy}
             onSave={(patch, options) => run({ kind: "details", patch }, options)}
-            onUnchanged={() => setDone("Nothing to save: the name and category id are as they were.")}
+            onUnchanged={() => setDone("Nothing to save: the name and category are as they were.")}
           />
           <DeletePet
             title={title}
@@ -266,12 +269,12 @@ function failure(change: PetChange): string {
   return "The pet could not be deleted";
 }
 
-function describeChange(change: PetChange): string {
+function describeChange(change: PetChange, names: ReadonlyMap<string, string> | undefined): string {
   if (change.kind === "delete") return "delete it";
   const { name, categoryId, status } = change.patch;
   const parts = [
     ...(name !== undefined ? [`name “${name}”`] : []),
-    ...(categoryId !== undefined ? [`category id ${String(categoryId)}`] : []),
+    ...(categoryId !== undefined ? [`category ${categoryLabel(categoryId, names)}`] : []),
     ...(status !== undefined ? [status === null ? "no status" : `status ${status}`] : []),
   ];
   return `set ${parts.join(", ")}`;
@@ -291,14 +294,14 @@ function ConflictNotice({
   onResolve: (apply: boolean) => void;
 }) {
   const waiting = refreshing || busy;
+  const { names } = useCategories();
+  const now = `${pet.name}, category ${categoryLabel(pet.categoryId, names)}, ${pet.status ?? "no status"}`;
   return (
     <div role="alert" className="mt-3 rounded-md border border-amber-400 bg-amber-50 p-3 text-sm text-amber-950">
       <p className="font-medium">This pet was changed by someone else meanwhile.</p>
       <p className="mt-1">
-        {refreshing
-          ? "Reading its current values…"
-          : `It is now: ${pet.name}, category id ${String(pet.categoryId)}, ${pet.status ?? "no status"}.`}{" "}
-        Your change ({describeChange(change)}) was not made.
+        {refreshing ? "Reading its current values…" : `It is now: ${now}.`} Your change ({describeChange(change, names)}
+        ) was not made.
       </p>
       <div className="mt-2 flex flex-wrap gap-2">
         <button
@@ -386,7 +389,7 @@ function EditPetForm({
   const [errors, setErrors] = useState<EditErrors>({});
   const [requestId, setRequestId] = useState<string>();
   const nameInput = useRef<HTMLInputElement>(null);
-  const categoryIdInput = useRef<HTMLInputElement>(null);
+  const categoryIdInput = useRef<HTMLSelectElement>(null);
   const inputs = { name: nameInput, categoryId: categoryIdInput };
   // Kept as typed, and put back (not sent) after signing in again if the session ends; only what was edited.
   useDraft(
@@ -459,6 +462,7 @@ function EditPetForm({
         onChange={(field, value) => (field === "name" ? setName : setCategoryId)(value)}
         errors={errors}
         refs={inputs}
+        keepId={pet.categoryId}
       />
       <FormProblems id="edit-form-error" errors={errors} requestId={requestId} requestIdTestId="edit-request-id" />
       <button

@@ -163,6 +163,11 @@ function shown(value: unknown): string {
   return typeof value === "string" ? value : stringifyJson(value);
 }
 
+/** A name in quotes, as the summaries write a key's or a category's name. */
+function quoted(value: unknown): string {
+  return `"${shown(value)}"`;
+}
+
 /** "a", "a and b", "a, b and c". */
 function listed(parts: string[]): string {
   return parts.length <= 1 ? (parts[0] ?? "") : `${parts.slice(0, -1).join(", ")} and ${parts.at(-1)}`;
@@ -238,6 +243,13 @@ export function summarise(record: Omit<ActivityRecord, "summary">): string {
         return `unlocked the staff account ${name}`;
       case "staff.signed_in":
         return "signed in";
+      case "category.created":
+        return `added the category ${quoted(label)} (#${shown(id)})`;
+      case "category.renamed": {
+        const before = membersOf(details.before).name ?? label;
+        const after = membersOf(details.after).name ?? label;
+        return `renamed the category ${quoted(before)} (#${shown(id)}) to ${quoted(after)}`;
+      }
       default:
         return `${record.action} ${name}`;
     }

@@ -33,10 +33,12 @@ export const AUDIT_ACTIONS = [
   "staff.unlocked",
   "staff.signed_in",
   "staff.sign_in_failed",
+  "category.created",
+  "category.renamed",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export type AuditTargetType = "pet" | "api_key" | "staff";
+export type AuditTargetType = "pet" | "api_key" | "staff" | "category";
 
 export type AuditEntry = {
   action: AuditAction;

@@ -88,6 +88,16 @@ export const errorCodes = {
     message: "Too late to undo: a deleted pet can be restored within a minute of its deletion. Add it again instead.",
     adminOnly: true,
   },
+  category_name_taken: {
+    status: 409,
+    message: "Another category already has this name (names are compared ignoring case). Choose another name.",
+    adminOnly: true,
+  },
+  category_named: {
+    status: 409,
+    message: "This category id already has a name: rename that category instead.",
+    adminOnly: true,
+  },
   admin_key_refused: {
     status: 503,
     message: "The admin app's API key was refused; retry in a moment.",

@@ -6,6 +6,7 @@ import { MAX_JSON_DEPTH } from "@/lib/http/json";
 import { errorCodes, type ErrorCode } from "@/lib/http/error-codes";
 import { errorBodySchema } from "@/lib/http/errors";
 import type { Deprecation } from "@/lib/http/deprecation";
+import { categorySchema } from "@/lib/categories/schema";
 import {
   newPetSchema,
   petCountsSchema,
@@ -22,6 +23,8 @@ import {
 
 /** The OpenAPI facts of one operation; the route table gives them beside the handler. */
 export type OperationDocument = {
+  /** The document's tag for the operation: "pets" unless given. */
+  tag?: "pets" | "categories";
   summary: string;
   description: string;
   /** The query string's schema: each member is one parameter. */
@@ -53,6 +56,7 @@ for (const schema of [
   petPatchSchema,
   petSchema,
   petCountsSchema,
+  categorySchema,
   errorBodySchema,
 ]) {
   registry.add(schema, { id: schema.meta()!.id! });
@@ -170,7 +174,7 @@ function operationObject({ operationId, deprecation, openapi }: DocumentedOperat
   const list = parameters(openapi);
   return {
     operationId,
-    tags: ["pets"],
+    tags: [openapi.tag ?? "pets"],
     summary: openapi.summary,
     ...(deprecation ? { deprecated: true } : {}),
     description: notes ? `${notes.description} ${openapi.description}` : openapi.description,
@@ -207,7 +211,7 @@ function buildDocument({ API_PRODUCTION_URL, API_STAGING_URL }: Config, operatio
     info: {
       title: "Animal Store Service",
       version: "1.0.0",
-      summary: "The store's animal catalogue: list, search, add, change and remove pets.",
+      summary: "The store's animal catalogue: list, search, add, change and remove pets; read the category names.",
       description: [
         "JSON over HTTP with bearer API keys. Every error is an `Error` body whose `status` repeats the HTTP status; " +
           "400s about the body also name each offending member in `errors`.",
@@ -234,7 +238,10 @@ function buildDocument({ API_PRODUCTION_URL, API_STAGING_URL }: Config, operatio
       { url: API_STAGING_URL, description: "Staging" },
     ],
     security: [{ bearerAuth: [] }],
-    tags: [{ name: "pets", description: "The animals of the catalogue." }],
+    tags: [
+      { name: "pets", description: "The animals of the catalogue." },
+      { name: "categories", description: "The names of the categoryIds pets carry (read-only here)." },
+    ],
     paths,
     components: {
       schemas: componentSchemas(),

@@ -1,6 +1,8 @@
 import "server-only";
 import { json, type Handler, type OperationMethod } from "@/lib/http/edge";
 import type { Deprecation } from "@/lib/http/deprecation";
+import { listCategoriesHandler } from "@/lib/categories/handlers";
+import { categorySchema } from "@/lib/categories/schema";
 import { getPetDeprecation } from "@/lib/pets/deprecation";
 import { MERGE_PATCH_TYPES } from "@/lib/http/body";
 import {
@@ -278,6 +280,30 @@ export const v1Operations: readonly V1Operation[] = [
         "400": errorAnswer(["invalid_path", "invalid_header"]),
         "404": errorAnswer(["not_found"]),
         "412": preconditionFailed,
+        ...commonErrors,
+      },
+    },
+  },
+  {
+    method: "GET",
+    path: "/v1/categories",
+    operationId: "listCategories",
+    handler: listCategoriesHandler,
+    openapi: {
+      tag: "categories",
+      summary: "List category names",
+      description:
+        "Every named category, sorted by name (ignoring case; names that compare equal by id), in one answer: " +
+        "categories are named by hand in the admin app, so there are few. A pet's `categoryId` need not be " +
+        "among them: createPet and updatePet accept any int64 `categoryId`, and an id without a name is simply " +
+        "absent here. No parameters; any is refused.",
+      responses: {
+        "200": {
+          description: "The named categories (a bare array; `[]` when none).",
+          headers: { "X-Request-Id": requestIdHeader, ...rateLimitHeaders },
+          content: { "application/json": { schema: { type: "array", items: ref(categorySchema) } } },
+        },
+        "400": errorAnswer(["invalid_query"]),
         ...commonErrors,
       },
     },

@@ -1,0 +1,30 @@
+import { categoryApiError, categoryIdOf } from "@/lib/admin/categories";
+import { adminAudit } from "@/lib/admin/staff-endpoints";
+import { adminSurface } from "@/lib/admin/surface";
+import { categoryRenameSchema } from "@/lib/categories/schema";
+import { renameCategory } from "@/lib/categories/store";
+import { readJsonBody } from "@/lib/http/body";
+import { edgeRoute, json } from "@/lib/http/edge";
+import { parseOrThrow } from "@/lib/http/validation";
+
+// Renaming a category, for admins only. Deleting one is not offered (see the README).
+export const dynamic = "force-dynamic";
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(adminSurface, {
+  // PATCH /admin/api/categories/{categoryId} — renameCategory: {name} → {category, renamed}; renamed is false when
+  // the name was already exactly that (nothing recorded); 409 `category_name_taken` (same-origin only)
+  PATCH: {
+    operationId: "renameCategory",
+    handler: async (context) => {
+      const id = categoryIdOf(context.params);
+      const body = (await readJsonBody(context.request)).json;
+      const { name } = parseOrThrow(categoryRenameSchema, body, "invalid_body", "Invalid category");
+      try {
+        const { category, changed } = await renameCategory(id, name, adminAudit(context));
+        return json({ category, renamed: changed });
+      } catch (error) {
+        throw categoryApiError(error);
+      }
+    },
+  },
+});
