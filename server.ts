@@ -12,6 +12,7 @@ import { ApiError } from "@/lib/http/errors";
 import { errorResponse, toApiError, withEdgeHeaders } from "@/lib/http/edge";
 import { dispatchV1 } from "@/lib/v1/router";
 import { dispatchSession, SESSION_PATH } from "@/lib/admin/session-route";
+import { signInsBusy } from "@/lib/auth/sign-in-throttle";
 import { config, ConfigError } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
@@ -27,6 +28,17 @@ import { flushCallCounts } from "@/lib/v1/call-counts";
 
 const SHUTDOWN_GRACE_MS = 8000;
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
+
+/** Sign-in requests waiting for their turn (lib/http/one-per-turn.ts) before more are refused at once. */
+const MAX_WAITING_SIGN_INS = 1000;
+
+/** Answers with an error at once, outside any route: its Error body and the edge's headers. */
+function answerAtOnce(response: http.ServerResponse, error: ApiError, headers: Record<string, string> = {}): void {
+  const answer = withEdgeHeaders(errorResponse(error), crypto.randomUUID());
+  void answer
+    .text()
+    .then((body) => response.writeHead(error.status, { ...Object.fromEntries(answer.headers), ...headers }).end(body));
+}
 
 function isV1(url: string | undefined): boolean {
   return url === "/v1" || /^\/v1[/?]/.test(url ?? "");
@@ -104,7 +116,7 @@ async function main(): Promise<void> {
     return handleNext;
   };
 
-  const signInLane = onePerTurn();
+  const signInLane = onePerTurn(MAX_WAITING_SIGN_INS);
   let draining = false;
   // Node enforces headersTimeout and requestTimeout only when it sweeps its connections, every 30 s by
   // default, so a connection that never finishes its headers was held 30 s rather than 20; a sweep
@@ -117,23 +129,22 @@ async function main(): Promise<void> {
         message: "The server is shutting down; retry on another instance.",
         headers: { "Retry-After": "1" },
       });
-      const answer = withEdgeHeaders(errorResponse(refusal), crypto.randomUUID());
-      void answer
-        .text()
-        .then((body) =>
-          response.writeHead(503, { ...Object.fromEntries(answer.headers), Connection: "close" }).end(body),
-        );
+      answerAtOnce(response, refusal, { Connection: "close" });
       return;
     }
     const handle = handlerOf(request.url);
-    const run = () =>
+    const run = () => {
+      // A sign-in that waited in the lane while its client gave up (or its request timed out) has no one to answer.
+      if (request.socket.destroyed) return;
       void (async () => handle(request, response))().catch((error: unknown) => {
         log("error", "unhandled request error", { path: request.url, error: String(error) });
         if (!response.headersSent) response.writeHead(500).end();
       });
-    // Sign-ins start one per turn of the event loop, so that a flood of them cannot run ahead of /v1 in bulk.
-    if (handle === handleSession) signInLane(run);
-    else run();
+    };
+    // Sign-ins start one per turn of the event loop, so that a flood of them cannot run ahead of /v1 in bulk;
+    // past MAX_WAITING_SIGN_INS waiting, one more is refused as the hash queue refuses: 429, try again in a second.
+    if (handle !== handleSession) run();
+    else if (!signInLane(run)) answerAtOnce(response, signInsBusy());
   });
 
   // A client that trickles its request, or opens a connection and sends nothing, cannot hold it for

@@ -289,4 +289,29 @@ describe("the one-per-turn lane of sign-ins", () => {
       server.close();
     }
   });
+
+  test("past its limit of waiting starts it refuses one more, and takes more once they have started", async () => {
+    const lane = onePerTurn(2);
+    const started: number[] = [];
+    assert.equal(
+      lane(() => started.push(1)),
+      true,
+    );
+    assert.equal(
+      lane(() => started.push(2)),
+      true,
+    );
+    assert.equal(
+      lane(() => started.push(3)),
+      false,
+      "a third while two wait",
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(started, [1, 2]);
+    assert.equal(
+      lane(() => started.push(4)),
+      true,
+    );
+  });
 });

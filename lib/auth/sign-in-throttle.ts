@@ -194,7 +194,7 @@ export type AdmittedAttempt = {
  * to answer. The attempt is counted; `giveBack` uncounts it.
  */
 export async function admitSignIn(emailInput: string, address: string, now = new Date()): Promise<AdmittedAttempt> {
-  if (!hashSlotsOpen()) throw busy(); // no count, no database: nothing would be checked anyway
+  if (!hashSlotsOpen()) throw signInsBusy(); // no count, no database: nothing would be checked anyway
   const seconds = now.getTime() / 1000;
   const windowStart = Math.floor(seconds / WINDOW_SECONDS) * WINDOW_SECONDS;
   const windowLeft = windowStart + WINDOW_SECONDS - seconds;
@@ -244,7 +244,8 @@ function hashSlotsOpen(): boolean {
   return hashing < MAX_CONCURRENT_HASHES || waiting.length < MAX_WAITING_HASHES;
 }
 
-function busy(): ApiError {
+/** The 429 of a sign-in refused because the server is checking too many at once. */
+export function signInsBusy(): ApiError {
   return throttled(1, "The server is checking too many sign-ins at once.");
 }
 
@@ -256,7 +257,7 @@ function busy(): ApiError {
 export async function withHashSlot<T>(work: () => Promise<T>): Promise<T> {
   if (hashing < MAX_CONCURRENT_HASHES) hashing++;
   else if (waiting.length < MAX_WAITING_HASHES) await new Promise<void>((resolve) => waiting.push(resolve));
-  else throw busy();
+  else throw signInsBusy();
   try {
     return await work();
   } finally {

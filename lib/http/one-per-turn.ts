@@ -5,10 +5,13 @@
 // else is ready, so the flood costs another request at most that much per turn; when nothing else is
 // waiting the turns are microseconds apart and a refusal is still answered at once.
 
-/** Queues `start`, which must not throw (the server's catches what its request handler throws or rejects). */
-export type Lane = (start: () => void) => void;
+/**
+ * Queues `start`, which must not throw (the server's catches what its request handler throws or rejects); false,
+ * and nothing queued, when `limit` starts are waiting already.
+ */
+export type Lane = (start: () => void) => boolean;
 
-export function onePerTurn(): Lane {
+export function onePerTurn(limit = Infinity): Lane {
   const queue: (() => void)[] = [];
   let scheduled = false;
   const startNext = () => {
@@ -17,9 +20,12 @@ export function onePerTurn(): Lane {
     else scheduled = false;
   };
   return (start) => {
+    if (queue.length >= limit) return false;
     queue.push(start);
-    if (scheduled) return;
-    scheduled = true;
-    setImmediate(startNext);
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(startNext);
+    }
+    return true;
   };
 }
