@@ -197,6 +197,31 @@ for (const provider of providers) {
       assert.equal((await records(live.id, "pet.restored")).length, 0);
     });
 
+    test("only one's own deletion: not an API client's nor another staff member's, and nothing changes", async () => {
+      const byClient = await create({ name: "Deleted by a client", categoryId: 2 });
+      assert.equal((await api("DELETE", `/v1/pets/${byClient.id}`)).status, 204);
+      const byColleague = await create({ name: "Deleted by a colleague", categoryId: 2 });
+      const colleague = { email: "restore-colleague@animal-store.example", password: "a colleague's password" };
+      await createStaff(database.url, colleague.email, colleague.password);
+      const colleagueCookie = await signInStaff(server.baseUrl, colleague.email, colleague.password);
+      const deleted = await call(server.baseUrl, "DELETE", `/admin/api/pets/${byColleague.id}`, {
+        headers: { Cookie: colleagueCookie, Origin: server.baseUrl },
+      });
+      assert.equal(deleted.status, 204, deleted.text);
+      const before = await keptAndRecounted();
+      for (const pet of [byClient, byColleague]) {
+        assertError(await restore(pet.id), 403, "restore_not_yours");
+        assertError(await api("GET", `/v1/pets/${pet.id}`), 404, "not_found");
+        assert.equal((await records(pet.id, "pet.restored")).length, 0);
+      }
+      assert.deepEqual(await keptAndRecounted(), before);
+      // The colleague can undo their own.
+      const own = await call(server.baseUrl, "POST", `/admin/api/pets/${byColleague.id}/restore`, {
+        headers: { Cookie: colleagueCookie, Origin: server.baseUrl },
+      });
+      assert.equal(own.status, 200, own.text);
+    });
+
     test("too late: a minute after the deletion it is refused, and nothing changes", async () => {
       const pet = await create({ name: "Too late", categoryId: 5, status: "available" });
       await remove(pet.id);

@@ -95,6 +95,12 @@ export const errorCodes = {
     message: "This pet is in the catalogue: only a deleted pet can be restored.",
     adminOnly: true,
   },
+  restore_not_yours: {
+    status: 403,
+    message:
+      "Only the staff member who deleted this pet can undo the deletion, from the admin app. Add it again instead.",
+    adminOnly: true,
+  },
   restore_too_late: {
     status: 409,
     message: "Too late to undo: a deleted pet can be restored within a minute of its deletion. Add it again instead.",

@@ -213,7 +213,8 @@ export const deletePetHandler: Handler<ApiClient> = async ({ request, requestId,
 
 /**
  * The admin app's Undo of a deletion (POST /admin/api/pets/{petId}/restore): the pet as it was, with its new
- * ETag. 409 `pet_exists` when it is in the catalogue (restored already), 409 `restore_too_late` after the
+ * ETag. 403 `restore_not_yours` for a deletion someone else made, 409 `pet_exists` when it is in the catalogue
+ * (restored already), 409 `restore_too_late` after the
  * window, 404 when it was never deleted.
  */
 export async function restorePetAnswer(params: Record<string, string>, audit: AuditContext): Promise<Response> {
@@ -228,6 +229,8 @@ export async function restorePetAnswer(params: Record<string, string>, audit: Au
       throw new ApiError("not_found", { message: `No deleted pet has id ${id}: there is nothing to restore.` });
     case "too_late":
       throw new ApiError("restore_too_late");
+    case "not_yours":
+      throw new ApiError("restore_not_yours");
     case "unrecorded":
       throw new ApiError("restore_too_late", {
         message:

@@ -410,6 +410,7 @@ export type RestoreOutcome =
   | { kind: "exists" }
   | { kind: "not_deleted" }
   | { kind: "too_late"; deletedAt: Date }
+  | { kind: "not_yours" }
   | { kind: "unrecorded" };
 
 /** What a pet.deleted record says the pet was, or undefined if it does not say (a record of another shape). */
@@ -441,7 +442,7 @@ export async function restorePet(id: bigint, audit: AuditContext, now = new Date
     const last = await tx.auditEvent.findFirst({
       where: { targetType: "pet", targetId: String(id) },
       orderBy: { id: "desc" },
-      select: { action: true, at: true, details: true },
+      select: { action: true, at: true, details: true, actorType: true, actorId: true },
     });
     if (last?.action !== "pet.deleted") {
       // A restore committed since the first read (PostgreSQL reads each statement's own snapshot): the pet is
@@ -452,6 +453,10 @@ export async function restorePet(id: bigint, audit: AuditContext, now = new Date
     // A bulk reset's records (lib/demo-seed.ts) and deletions recorded before restoring existed hold no version.
     const state = deletedState(last.details);
     if (!state) return { kind: "unrecorded" };
+    // Undo is of one's own deletion: not another staff member's, nor an API client's (final for /v1).
+    const { actor } = audit;
+    if (last.actorType !== actor.type || last.actorId !== ("id" in actor ? actor.id : null))
+      return { kind: "not_yours" };
     const { pet } = state;
     const restored = toVersioned(
       await tx.pet.create({
