@@ -4,7 +4,7 @@ import { parse } from "csv-parse/sync";
 import { summarise } from "@/lib/audit/activity";
 import { categoryNameKey } from "@/lib/categories/schema";
 import { databaseConfig } from "@/lib/config";
-import { CsvReadError, readCsv } from "@/lib/csv/read";
+import { CSV_MAX_ROWS, CsvReadError, readCsv } from "@/lib/csv/read";
 import { csvField, csvLine } from "@/lib/csv/write";
 import { createDatabase, type Database as Client } from "@/lib/db/client";
 import { parseJson } from "@/lib/http/json";
@@ -41,6 +41,9 @@ describe("the CSV writer", () => {
     ["-1", "'-1"],
     ["@SUM(A1)", "'@SUM(A1)"],
     ["\t=1", "'\t=1"],
+    ["'=x", "''=x"],
+    ["''+1", "'''+1"],
+    ["'quoted'", "'quoted'"],
     [9223372036854775807n, "9223372036854775807"],
     [-5n, "-5"],
     [null, ""],
@@ -58,11 +61,19 @@ describe("the CSV writer", () => {
 describe("the CSV reader", () => {
   test("reads what the writer writes, formula neutralising undone, quotes and line breaks kept", () => {
     const names = ["=1+1", "-5 apples", "@home", "+x", 'say "hi"', "a,b;c", "two\r\nlines", "'quoted'", "plain"];
+    names.push("'=x", "''-1"); // names that start with the apostrophe itself
     const text = csvLine(["name"]) + names.map((name) => csvLine([name])).join("");
     assert.deepEqual(
       readCsv(enc(text)).records.map((record) => record.fields[0]),
       names,
     );
+  });
+
+  test(`at most ${CSV_MAX_ROWS} rows: one more is refused, saying so, before it is checked`, () => {
+    const rows = (count: number) => enc(`name\r\n${"a\r\n".repeat(count)}`);
+    assert.equal(readCsv(rows(CSV_MAX_ROWS)).records.length, CSV_MAX_ROWS);
+    assert.throws(() => readCsv(rows(CSV_MAX_ROWS + 1)), /more than 50,000 rows/);
+    assert.throws(() => readCsv(rows(1_000_000)), /more than 50,000 rows/);
   });
 
   test("a byte order mark is dropped; `;` is detected from the header; CRLF and LF both end lines", () => {
@@ -529,6 +540,16 @@ for (const provider of providers) {
       for (const reply of replies) assert.equal(reply.status, 200, reply.text);
       assert.equal(replies[0].body.toCreate + replies[1].body.toCreate, 250);
       assert.equal(await client.pet.count({ where: { name: { startsWith: "Twice " } } }), 250);
+    });
+
+    test("a file edited after its dry run is refused on apply (409), and nothing of it is created", async () => {
+      const checked = "name,categoryId\r\nChecked,1\r\n";
+      const { importId } = (await upload("POST", "/admin/api/pets/imports", checked)).body;
+      const edited = "name,categoryId\r\nChecked,1\r\nUnseen,2\r\n";
+      assertError(await upload("PUT", `/admin/api/pets/imports/${importId}`, edited), 409, "import_file_changed");
+      assert.equal(await client.pet.count({ where: { name: { in: ["Checked", "Unseen"] } } }), 0);
+      assert.equal((await upload("PUT", `/admin/api/pets/imports/${importId}`, checked)).status, 200);
+      assert.equal(await client.pet.count({ where: { name: "Checked" } }), 1);
     });
 
     test("an import id used for another file is a 409; a bad id a 400; no session a 401", async () => {

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, test } from "node:test";
 import { JsonDepthGauge, JsonTooDeepError, MAX_JSON_DEPTH, parseJson, stringifyJson } from "@/lib/http/json";
 import { INT64_MAX, INT64_MIN } from "@/lib/http/int64";
@@ -13,6 +14,7 @@ import { ConfigError, readConfig } from "@/lib/config";
 import { listPetsQuerySchema, newPetSchema, petIdSchema } from "@/lib/pets/schema";
 import { privateFile, privateFolder } from "@/lib/private-files";
 import { onePerTurn } from "@/lib/http/one-per-turn";
+import { IMPORT_LIMIT_BYTES } from "@/lib/pets/import";
 
 describe("int64 JSON", () => {
   test("integer literals are read as bigint, digit for digit", () => {
@@ -313,5 +315,15 @@ describe("the one-per-turn lane of sign-ins", () => {
       lane(() => started.push(4)),
       true,
     );
+  });
+});
+
+describe("Next's buffering of request bodies", () => {
+  test("is capped a mebibyte above the CSV import's limit, so a body it cuts short is still refused", async () => {
+    const file = pathToFileURL(path.join(import.meta.dirname, "..", "next.config.mjs")).href;
+    const { default: nextConfig } = (await import(file)) as {
+      default: { experimental: { proxyClientMaxBodySize: number } };
+    };
+    assert.equal(nextConfig.experimental.proxyClientMaxBodySize, IMPORT_LIMIT_BYTES + 1024 * 1024);
   });
 });

@@ -43,9 +43,12 @@ export function detectSeparator(text: string): "," | ";" {
   return semicolons > commas ? ";" : ",";
 }
 
-/** A field as the exports wrote it: `'=1+1` back to `=1+1` (only before what the writer neutralises). */
+/**
+ * A field as the exports wrote it: `'=1+1` back to `=1+1`, `''=1` to `'=1` (one apostrophe off, only before what
+ * the writer neutralises).
+ */
 export function unneutralised(field: string): string {
-  return /^'[=+\-@\t\r]/.test(field) ? field.slice(1) : field;
+  return /^'+[=+\-@\t\r]/.test(field) ? field.slice(1) : field;
 }
 
 /** UTF-8 bytes as text, without a byte order mark; other encodings are refused. */
@@ -61,6 +64,12 @@ export function decodeUtf8(bytes: Uint8Array): string {
   return text.startsWith(BOM) ? text.slice(BOM.length) : text;
 }
 
+/**
+ * The most rows (besides the header) a file may hold: what an import checks and applies in one go, kept well
+ * inside a request's time and the server's memory. The bytes limit alone would let 5 MiB hold a million tiny rows.
+ */
+export const CSV_MAX_ROWS = 50_000;
+
 /** Reads a whole CSV file: its header and its records, each with the line it starts on. */
 export function readCsv(bytes: Uint8Array): CsvTable {
   const text = decodeUtf8(bytes);
@@ -74,6 +83,7 @@ export function readCsv(bytes: Uint8Array): CsvTable {
       record_delimiter: ["\r\n", "\n", "\r"],
       relax_column_count: true,
       skip_empty_lines: false,
+      to: CSV_MAX_ROWS + 2, // the header, the most rows, and one more to know there are more: parsing stops there
     });
   } catch (error) {
     if (error instanceof CsvError) {
@@ -82,6 +92,11 @@ export function readCsv(bytes: Uint8Array): CsvTable {
     }
     throw error;
   }
+  if (rows.length > CSV_MAX_ROWS + 1)
+    throw new CsvReadError(
+      `The file has more than ${CSV_MAX_ROWS.toLocaleString("en")} rows: split it into smaller files (each is ` +
+        "imported on its own).",
+    );
   const records: CsvRecord[] = [];
   // Lines are counted here: csv-parse's own count takes a CRLF inside quotes for two lines.
   let line = 1;

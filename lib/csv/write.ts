@@ -2,10 +2,11 @@
 // hold a quote, a comma, a semicolon or a line break, quotes doubled, lines ended by CRLF. A text field that a
 // spreadsheet would read as a formula (starting with = + - @, a tab or a carriage return) gets a leading
 // apostrophe, so that opening the export runs nothing a pet's name or a key's name put there (OWASP "CSV
-// injection"); the importer (lib/csv/read.ts) takes that apostrophe off again. Numbers and bigints are written
-// as they are (a negative category id stays -5), digit for digit. Browser-safe: no Node APIs.
+// injection"); the importer (lib/csv/read.ts) takes that apostrophe off again. A text that already starts with
+// apostrophes before such a character gets one more, so that taking one off gives it back as it was. Numbers
+// and bigints are written as they are (a negative category id stays -5), digit for digit. Browser-safe.
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+const FORMULA_START = /^'*[=+\-@\t\r]/;
 
 export type CsvValue = string | number | bigint | null | undefined;
 

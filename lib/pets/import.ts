@@ -1,5 +1,5 @@
 import "server-only";
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import type { AuditContext } from "@/lib/audit/record";
 import { categoryNameKey } from "@/lib/categories/schema";
 import { listCategories } from "@/lib/categories/store";
@@ -213,7 +213,18 @@ export async function dryRunImport(bytes: Uint8Array): Promise<ImportReport> {
   const lines = done?.lines ?? new Set<number>();
   const toCreate = file.rows.filter((row) => row.pet && !lines.has(row.line)).length;
   const valid = file.rows.filter((row) => row.pet).length;
-  return report(file, done?.importId ?? randomUUID(), valid - toCreate, toCreate);
+  return report(file, done?.importId ?? importIdOf(file.sha256), valid - toCreate, toCreate);
+}
+
+/**
+ * A file's import id: its SHA-256 spelt as a UUID (version 8, RFC 9562), so that an apply names the very file its
+ * dry run checked. Applying another file under that id (the file was edited and saved after its dry run) is a
+ * 409 rather than an import of rows nobody saw checked.
+ */
+export function importIdOf(sha256: string): string {
+  const variant = ((parseInt(sha256[16], 16) & 0x3) | 0x8).toString(16); // the RFC's variant bits, 10xx
+  const hex = `${sha256.slice(0, 12)}8${sha256.slice(13, 16)}${variant}${sha256.slice(17, 32)}`;
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -226,6 +237,7 @@ function isUniqueViolation(error: unknown): boolean {
  * file is a 409: the file changed since its dry run.
  */
 async function claimImport(importId: string, sha256: string, staff: { id: number; email: string }): Promise<string> {
+  if (importId !== importIdOf(sha256)) throw new ApiError("import_file_changed");
   const byId = await db().petImport.findUnique({ where: { id: importId }, select: { sha256: true } });
   if (byId && byId.sha256 !== sha256) throw new ApiError("import_file_changed");
   if (!byId) {
