@@ -1,5 +1,6 @@
 import { request as playwrightRequest, type Locator, type Page } from "@playwright/test";
 import { adminApiKey, E2E_STAFF, expect, expectNoAxeViolations, signIn, test } from "./support";
+import { E2E_ADMIN } from "./staff-account";
 
 // Sessions that keep work (issue 12): when the session ends mid-task the page says so in a dialog, keeps what the
 // add form and an open edit form hold, and signs in back to the same URL, where the values are put back and not
@@ -31,11 +32,11 @@ async function tabTo(page: Page, target: Locator): Promise<void> {
 }
 
 /** Signs in on the sign-in page shown, by keyboard alone: Tab to the email, type, Tab, type, Enter. */
-async function signInByKeyboard(page: Page): Promise<void> {
+async function signInByKeyboard(page: Page, account = E2E_STAFF): Promise<void> {
   await tabTo(page, page.getByLabel("Email"));
-  await page.keyboard.type(E2E_STAFF.email);
+  await page.keyboard.type(account.email);
   await page.keyboard.press("Tab");
-  await page.keyboard.type(E2E_STAFF.password);
+  await page.keyboard.type(account.password);
   await page.keyboard.press("Enter");
 }
 
@@ -201,6 +202,24 @@ test.describe("a session that ends mid-task", () => {
     await expect(page).toHaveURL(/\/admin\?status=sold$/);
     await expect(name).toHaveValue("Redirected");
     await expect(page.getByLabel("Category", { exact: true })).toHaveValue("2");
+  });
+
+  test("what one staff member typed is never put in the forms of another who signs in in the same tab", async ({
+    page,
+    baseURL,
+  }) => {
+    await signIn(page);
+    const name = page.getByLabel("Name", { exact: true });
+    await tabTo(page, name);
+    await page.keyboard.type("Not yours");
+    await endSessionOnServer(page, baseURL!);
+    await page.goto("/admin?status=sold");
+    await expect(page).toHaveURL(/\/sign-in\?next=/);
+    await signInByKeyboard(page, E2E_ADMIN); // another staff member at the same computer
+    await expect(page).toHaveURL(/\/admin\?status=sold$/);
+    await expect(page.getByText(E2E_ADMIN.email)).toBeVisible();
+    await expect(name).toHaveValue("");
+    expect(await page.evaluate(() => Object.keys(sessionStorage).filter((key) => key.includes("draft:")))).toEqual([]);
   });
 
   test("staying on the page closes the dialog with Escape, and the next refused request opens it again", async ({

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { SignOutButton } from "@/components/admin/sign-out-button";
 import { ThemeToggle } from "@/components/theme-toggle";
+import { DraftOwner } from "@/components/admin/session-ended";
 import type { SignedInStaff } from "@/lib/auth/staff";
 import { requestTheme } from "@/lib/theme-server";
 
@@ -61,6 +62,7 @@ export async function AdminHeader({ staff, current }: { staff: SignedInStaff; cu
           </span>
           <ThemeToggle initial={await requestTheme()} />
           <SignOutButton />
+          <DraftOwner staffId={staff.id} />
         </div>
       </div>
     </header>

@@ -1,7 +1,7 @@
 "use client";
 
-import { createContext, useContext, useEffect, useEffectEvent, useRef } from "react";
-import { saveDraft, takeDraft, takeSignedInAgain } from "@/lib/client/drafts";
+import { createContext, useContext, useEffect, useEffectEvent, useLayoutEffect, useRef } from "react";
+import { claimDrafts, saveDraft, takeDraft, takeSignedInAgain } from "@/lib/client/drafts";
 import { SESSION_ENDED } from "@/lib/pets/staff-messages";
 
 // When an admin request answers 401 (the session ended: expired, signed out elsewhere, account disabled), the
@@ -62,6 +62,15 @@ export function useDraft(
       if (!drafts?.ended()) saveDraft(key, undefined);
     };
   }, [key, drafts, dropOnClose]);
+}
+
+/**
+ * Rendered by every admin page's header with the signed-in staff member: drafts someone else kept in this tab are
+ * dropped before any form reads them (layout effects all run before the forms' effects).
+ */
+export function DraftOwner({ staffId }: { staffId: number }) {
+  useLayoutEffect(() => claimDrafts(staffId), [staffId]);
+  return null;
 }
 
 /** The sign-in page's address that comes back to this page afterwards, saying why sign-in is asked for. */

@@ -6,6 +6,7 @@
 
 const prefix = "animal-store:draft:";
 const signedInAgain = "animal-store:signed-in-again";
+const owner = "animal-store:draft-owner";
 
 function storage(): Storage | undefined {
   try {
@@ -65,4 +66,21 @@ export function clearDrafts(): void {
   const kept = storage();
   if (!kept) return;
   for (const key of Object.keys(kept)) if (key.startsWith(prefix)) kept.removeItem(key);
+}
+
+/**
+ * The signed-in staff member (by id) whose page this is. Drafts kept under someone else (a shared computer: one
+ * staff member's session ended, another signed in from its dialog) are dropped, never put in the other's forms.
+ */
+export function claimDrafts(staffId: number): void {
+  const kept = storage();
+  if (!kept) return;
+  try {
+    if (kept.getItem(owner) !== String(staffId)) {
+      clearDrafts();
+      kept.setItem(owner, String(staffId));
+    }
+  } catch {
+    // storage refused: no drafts are kept either
+  }
 }
