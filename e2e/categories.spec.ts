@@ -1,5 +1,5 @@
-import type { APIRequestContext, Locator, Page } from "@playwright/test";
-import { adminApiKey, expect, expectNoAxeViolations, test } from "./support";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { adminApiKey, expect, expectNoAxeViolations, signInAs, tabTo, test } from "./support";
 import { E2E_ADMIN, E2E_STAFF } from "./staff-account";
 
 // Category names in the admin app (issue 12): an admin adds and renames a category with the keyboard alone, a
@@ -9,27 +9,6 @@ import { E2E_ADMIN, E2E_STAFF } from "./staff-account";
 // Names are unique per run: the server is shared by every spec, and the demo's six names stay as they are.
 
 const run = Date.now().toString(36);
-
-async function signInAs(page: Page, account: { email: string; password: string }, target: string): Promise<void> {
-  await page.goto(target);
-  await expect(page).toHaveURL(/\/sign-in\?next=/);
-  await page.getByLabel("Email", { exact: true }).fill(account.email);
-  await page.getByLabel("Password").fill(account.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL((url) => url.pathname === target);
-}
-
-/** Presses Tab until `target` has the focus, and checks the focus shows; fails if it is never reached. */
-async function tabTo(page: Page, target: Locator): Promise<void> {
-  for (let presses = 0; presses < 80; presses++) {
-    await page.keyboard.press("Tab");
-    if (await target.evaluate((element) => element === document.activeElement)) {
-      expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe("none");
-      return;
-    }
-  }
-  throw new Error(`${target.toString()} is not reachable with Tab`);
-}
 
 async function makePet(request: APIRequestContext, name: string, categoryId: bigint | number): Promise<string> {
   const response = await request.post("/v1/pets", {

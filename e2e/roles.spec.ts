@@ -1,5 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
-import { expect, test, expectNoAxeViolations } from "./support";
+import { expect, test, expectNoAxeViolations, signInAs, tabTo } from "./support";
 import { E2E_ADMIN, E2E_STAFF } from "./staff-account";
 
 // Roles in the browser: a staff member sees no admin sections and gets the "Admins only" page (403) at each of
@@ -13,27 +13,6 @@ const ADMIN_PAGES = [
   { path: "/admin/keys", link: "API keys" },
   { path: "/admin/activity", link: "Activity" },
 ];
-
-async function signInAs(page: Page, account: { email: string; password: string }, target: string): Promise<void> {
-  await page.goto(target);
-  await expect(page).toHaveURL(/\/sign-in\?next=/);
-  await page.getByLabel("Email", { exact: true }).fill(account.email);
-  await page.getByLabel("Password").fill(account.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL((url) => url.pathname === target);
-}
-
-/** Presses Tab until `target` has the focus, and checks the focus shows; fails if it is never reached. */
-async function tabTo(page: Page, target: Locator): Promise<void> {
-  for (let presses = 0; presses < 80; presses++) {
-    await page.keyboard.press("Tab");
-    if (await target.evaluate((element) => element === document.activeElement)) {
-      expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe("none");
-      return;
-    }
-  }
-  throw new Error(`${target.toString()} is not reachable with Tab`);
-}
 
 const uniqueEmail = (what: string) =>
   `${what}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@animal-store.example`;

@@ -1,5 +1,5 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test as base, type Page } from "@playwright/test";
+import { expect, test as base, type Locator, type Page } from "@playwright/test";
 import { CHROMIUM, chromiumAvailable } from "../playwright.config";
 import { E2E_STAFF } from "./staff-account";
 
@@ -55,4 +55,30 @@ export async function expectNoAxeViolations(page: Page, what: string): Promise<v
     nodes: violation.nodes.map((node) => node.target.join(" ")),
   }));
   expect(found, `axe violations: ${what}`).toEqual([]);
+}
+
+/** Signs in as `account` from `target`, which sends the browser to sign-in first, and lands back on it. */
+export async function signInAs(
+  page: Page,
+  account: { email: string; password: string },
+  target: string,
+): Promise<void> {
+  await page.goto(target);
+  await expect(page).toHaveURL(/\/sign-in\?next=/);
+  await page.getByLabel("Email", { exact: true }).fill(account.email);
+  await page.getByLabel("Password").fill(account.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL((url) => url.pathname === target);
+}
+
+/** Presses Tab until `target` has the focus, and checks the focus shows; fails if it is never reached. */
+export async function tabTo(page: Page, target: Locator): Promise<void> {
+  for (let presses = 0; presses < 80; presses++) {
+    await page.keyboard.press("Tab");
+    if (await target.evaluate((element) => element === document.activeElement)) {
+      expect(await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle)).not.toBe("none");
+      return;
+    }
+  }
+  throw new Error(`${target.toString()} is not reachable with Tab`);
 }

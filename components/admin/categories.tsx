@@ -199,30 +199,24 @@ function CategoryTable({
   );
 }
 
-/** Renaming a category, or naming an id pets carry without a name, inline in its row. Escape cancels. */
-function NameForm({
-  row,
-  onCancel,
-  onDone,
-}: {
-  row: CategoryListing;
-  onCancel: () => void;
-  onDone: (message: string) => void;
-}) {
-  const [name, setName] = useState(row.name ?? "");
+/**
+ * A category name's form: the name typed, its problem (checked by the schema before anything is sent, then the
+ * server's), and the submit that sends it with `save`; a refusal puts the focus back in the input.
+ */
+function useNameForm<Result>(
+  initial: string,
+  save: (name: string) => Promise<Result>,
+  onSaved: (
+    result: Result,
+    form: { setName: (name: string) => void; input: React.RefObject<HTMLInputElement | null> },
+  ) => void,
+) {
+  const [name, setName] = useState(initial);
   const [problem, setProblem] = useState<Problem>();
   const input = useRef<HTMLInputElement>(null);
-  const inputId = `category-name-${row.id}`;
-  const errorId = `${inputId}-error`;
-  const label = row.name ?? unnamedCategoryLabel(row.id);
   const mutation = useMutation({
-    mutationFn: (next: string) =>
-      row.name === null
-        ? addCategory({ id: row.id, name: next }).then((category) => `Named category ${row.id} “${category.name}”.`)
-        : renameCategory(row.id, next).then(({ category, renamed }) =>
-            renamed ? `Renamed “${row.name}” to “${category.name}”.` : `“${category.name}” is unchanged.`,
-          ),
-    onSuccess: onDone,
+    mutationFn: save,
+    onSuccess: (result) => onSaved(result, { setName, input }),
     onError: (error) => {
       setProblem(problemOf(error));
       input.current?.focus();
@@ -241,6 +235,33 @@ function NameForm({
     setProblem(undefined);
     mutation.mutate(name);
   }
+
+  return { name, setName, problem, input, mutation, onSubmit };
+}
+
+/** Renaming a category, or naming an id pets carry without a name, inline in its row. Escape cancels. */
+function NameForm({
+  row,
+  onCancel,
+  onDone,
+}: {
+  row: CategoryListing;
+  onCancel: () => void;
+  onDone: (message: string) => void;
+}) {
+  const inputId = `category-name-${row.id}`;
+  const errorId = `${inputId}-error`;
+  const label = row.name ?? unnamedCategoryLabel(row.id);
+  const { name, setName, problem, input, mutation, onSubmit } = useNameForm(
+    row.name ?? "",
+    (next) =>
+      row.name === null
+        ? addCategory({ id: row.id, name: next }).then((category) => `Named category ${row.id} “${category.name}”.`)
+        : renameCategory(row.id, next).then(({ category, renamed }) =>
+            renamed ? `Renamed “${row.name}” to “${category.name}”.` : `“${category.name}” is unchanged.`,
+          ),
+    onDone,
+  );
 
   return (
     <form noValidate onSubmit={onSubmit} className="space-y-2" aria-label={`Name for ${label}`}>
@@ -282,34 +303,15 @@ function NameForm({
 
 /** Adding a category: a name; the server gives it the id after every id in use. */
 function AddCategoryForm({ onAdded }: { onAdded: (category: Category) => void }) {
-  const [name, setName] = useState("");
-  const [problem, setProblem] = useState<Problem>();
-  const input = useRef<HTMLInputElement>(null);
-  const mutation = useMutation({
-    mutationFn: (next: string) => addCategory({ name: next }),
-    onSuccess: (category) => {
-      setName("");
+  const { name, setName, problem, input, mutation, onSubmit } = useNameForm(
+    "",
+    (next) => addCategory({ name: next }),
+    (category, { setName: clear, input: field }) => {
+      clear("");
       onAdded(category);
-      input.current?.focus(); // ready for the next one
+      field.current?.focus(); // ready for the next one
     },
-    onError: (error) => {
-      setProblem(problemOf(error));
-      input.current?.focus();
-    },
-  });
-
-  function onSubmit(event: React.FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (mutation.isPending) return;
-    const message = nameProblem(name);
-    if (message) {
-      setProblem({ message });
-      input.current?.focus();
-      return;
-    }
-    setProblem(undefined);
-    mutation.mutate(name);
-  }
+  );
 
   return (
     <section

@@ -1,23 +1,10 @@
 import { AdminRequestError, call } from "@/lib/client/admin-api";
+import type { ImportReport, RowProblem } from "@/lib/pets/import";
 
 // The browser's side of the CSV import: the chosen file is sent as it is, as the body of each request.
 
-export type RowProblem = { line: number; column: string; message: string };
-
-/** What the dry run and the apply answer (lib/pets/import.ts). */
-export type ImportReport = {
-  importId: string;
-  sha256: string;
-  separator: "," | ";";
-  rows: number;
-  valid: number;
-  invalid: number;
-  errors: RowProblem[];
-  unknownColumns: string[];
-  ignoredColumns: string[];
-  alreadyImported: number;
-  toCreate: number;
-};
+/** What the dry run and the apply answer (lib/pets/import.ts); the counts arrive as bigint and are made numbers. */
+export type { ImportReport, RowProblem };
 
 const COUNTS = ["rows", "valid", "invalid", "alreadyImported", "toCreate"] as const;
 
