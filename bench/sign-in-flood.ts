@@ -3,8 +3,9 @@
 // three times: quietly for `duration` seconds, then for as long again (or until the flood ends) while
 // `signIns` sign-ins with unknown emails come from one address (`fromAddress`), sent by `floodConnections` clients
 // that each send the next as soon as the last is answered: as fast as the server lets a client; then
-// quietly again. /v1's latency over the time the flood lasts is compared with the quiet phases around it,
-// whose difference shows how much the machine itself drifted meanwhile. Prints one JSON line: a FloodResult.
+// quietly again. The control (`request: "control"`) sends as many unauthenticated /v1 lists instead. /v1's
+// latency over the time the flood lasts is compared with the quiet phases around it, whose difference shows
+// how much the machine itself drifted meanwhile. Prints one JSON line: a FloodResult.
 import type { EventEmitter } from "node:events";
 import http from "node:http";
 import { createRequire } from "node:module";
@@ -18,6 +19,11 @@ export type FloodSpec = {
   duration: number; // seconds of each phase
   signIns: number;
   floodConnections: number;
+  /**
+   * What the flood sends: bogus sign-ins, or (the control) as many `GET /v1/pets` without a key, the cheapest
+   * answer the server gives (a 401 from the /v1 edge, no database): what any 200 requests in a burst cost.
+   */
+  request: "sign-in" | "control";
   /** The loopback address the sign-ins come from (127.0.0.2, …): a fresh one has its whole allowance. */
   fromAddress: string;
 };
@@ -80,21 +86,22 @@ function latencies(samples: Sample[]): Latencies {
 }
 
 /**
- * One sign-in from the spec's address (a socket bound to it: the server sees it as the client's); its status,
- * "429 busy" or "429 limit" for a refusal.
+ * One request of the flood from the spec's address (a socket bound to it: the server sees it as the client's);
+ * its status, "429 busy" or "429 limit" for a refused sign-in.
  */
-function signIn(agent: http.Agent, index: number): Promise<string> {
-  const url = new URL("/admin/api/session", spec.url);
-  const body = JSON.stringify({ email: `bogus${index}@animal-store.example`, password: "not anyone's password" });
+function send(agent: http.Agent, index: number): Promise<string> {
+  const control = spec.request === "control";
+  const url = new URL(control ? "/v1/pets" : "/admin/api/session", spec.url);
+  const body = control
+    ? undefined
+    : JSON.stringify({ email: `bogus${index}@animal-store.example`, password: "not anyone's password" });
+  const headers = body
+    ? { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Origin: spec.url }
+    : {};
   return new Promise((resolve) => {
     const request = http.request(
       url,
-      {
-        method: "POST",
-        agent,
-        localAddress: spec.fromAddress,
-        headers: { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), Origin: spec.url },
-      },
+      { method: control ? "GET" : "POST", agent, localAddress: spec.fromAddress, headers },
       (response) => {
         let text = "";
         response.setEncoding("utf8");
@@ -109,14 +116,14 @@ function signIn(agent: http.Agent, index: number): Promise<string> {
   });
 }
 
-/** The flood: sign-ins with unknown emails and a wrong password, each client sending its next at once. */
+/** The flood: bogus sign-ins (or the control's lists), each client sending its next as soon as the last is answered. */
 async function flood(): Promise<{ start: number; end: number; statuses: Record<string, number> }> {
   const statuses: Record<string, number> = {};
   const agent = new http.Agent({ keepAlive: true, maxSockets: spec.floodConnections });
   let sent = 0;
   const client = async () => {
     while (sent < spec.signIns) {
-      const status = await signIn(agent, sent++);
+      const status = await send(agent, sent++);
       statuses[status] = (statuses[status] ?? 0) + 1;
     }
   };
