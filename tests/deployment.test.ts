@@ -244,4 +244,32 @@ describe("behind nginx with TLS: two instances on one PostgreSQL", { skip: !avai
       assert.deepEqual([...new Set(clients)], [CLIENT_ADDRESS]);
     }
   });
+
+  // Last: it uses up this client's sign-in allowance at the proxy.
+  test("a burst of sign-ins is cut down by nginx to its allowance, the rest refused with the Error body", async () => {
+    const replies = await Promise.all(
+      Array.from({ length: 30 }, (_, index) =>
+        send("POST", "/admin/api/session", {
+          headers: { Origin: origin },
+          body: { email: `burst${index}@animal-store.example`, password: "not anyone's password" },
+        }),
+      ),
+    );
+    const byProxy = replies.filter((reply) => reply.text.includes("Too many sign-ins from your network at once"));
+    // Through: burst=10 and the one the rate allows now, less what is left of the two sign-ins above (one a second).
+    assert.ok(byProxy.length >= 30 - 11 && byProxy.length <= 30 - 9, `${byProxy.length} refused by nginx`);
+    for (const reply of byProxy) {
+      assert.equal(reply.status, 429);
+      assert.equal(reply.headers["retry-after"], "1");
+      assert.match(String(reply.headers["content-type"]), /^application\/json/);
+      assert.deepEqual(JSON.parse(reply.text), {
+        code: "sign_in_throttled",
+        message: "Too many sign-ins from your network at once. Wait a second and try again.",
+        status: 429,
+      });
+    }
+    // What nginx let through reached the app, whose own limits answered: a wrong password, or its own 429.
+    for (const reply of replies.filter((reply) => !byProxy.includes(reply)))
+      assert.ok([401, 429].includes(reply.status), `${reply.status} ${reply.text}`);
+  });
 });
