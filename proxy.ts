@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { ApiError } from "@/lib/http/errors";
 import { requestScheme, STRICT_TRANSPORT_SECURITY } from "@/lib/http/forwarded";
 
 // Security headers for every page Next renders: a Content-Security-Policy with a fresh nonce per
@@ -22,7 +23,38 @@ function contentSecurityPolicy(nonce: string): string {
   ].join("; ");
 }
 
+/** Where something other than a page is served: the only paths a request may change anything on. */
+const ENDPOINT_PATH = /^\/(?:v1|admin\/api)(?:\/|$)/;
+const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * A request for a React Server Function (Server Action): a `Next-Action` header, or a form posted to a page.
+ * The app defines none, so none is ever let through to the code in Next that decodes one
+ * (docs/decisions/103-no-server-functions.md).
+ */
+function isServerFunctionRequest(request: NextRequest): boolean {
+  if (request.headers.has("next-action")) return true;
+  return !READ_METHODS.has(request.method) && !ENDPOINT_PATH.test(request.nextUrl.pathname);
+}
+
 export function proxy(request: NextRequest) {
+  if (isServerFunctionRequest(request)) {
+    const error = new ApiError("method_not_allowed", {
+      message: `${request.method} is not supported on ${request.nextUrl.pathname}: this app has no Server Functions.`,
+    });
+    return NextResponse.json(error.body(), {
+      status: error.status,
+      headers: {
+        Allow: "GET, HEAD",
+        "Cache-Control": "no-store",
+        "X-Content-Type-Options": "nosniff",
+        "X-Request-Id": crypto.randomUUID(),
+      },
+    });
+  }
+  // A prefetch renders nothing it runs: it needs no policy (and no nonce). It is matched all the same, so that
+  // a prefetch header cannot carry a Server Function request past the check above.
+  if (request.headers.has("next-router-prefetch")) return NextResponse.next();
   const nonce = btoa(crypto.randomUUID());
   const policy = contentSecurityPolicy(nonce);
   const requestHeaders = new Headers(request.headers);
@@ -43,7 +75,6 @@ export const config = {
   matcher: [
     {
       source: "/((?!v1(?:/|$)|_next/static|_next/image|favicon.ico|healthz|readyz).*)",
-      missing: [{ type: "header", key: "next-router-prefetch" }],
     },
   ],
 };
