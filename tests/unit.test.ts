@@ -227,6 +227,23 @@ describe("database outage detection", () => {
     for (const error of [new Error("boom"), { code: "P2002" }, null, "text"])
       assert.equal(isDatabaseUnavailable(error), false, JSON.stringify(error));
   });
+
+  // node-postgres's own errors carry no code, and @prisma/adapter-pg rethrows them unconverted (issue 20, item 6).
+  const pgErrors: [string, boolean][] = [
+    ["Client has encountered a connection error and is not queryable", true],
+    ["Client was closed and is not queryable", true],
+    ["Connection terminated unexpectedly", true],
+    ["Connection terminated due to connection timeout", true],
+    ["timeout exceeded when trying to connect", true],
+    ["Client has already been connected. You cannot reuse a client.", false],
+    ["Received unexpected dataRow message from backend.", false],
+  ];
+  for (const [message, unavailable] of pgErrors) {
+    test(`pg's plain Error "${message}": ${unavailable ? "503" : "500"}`, () => {
+      assert.equal(isDatabaseUnavailable(new Error(message)), unavailable);
+      assert.equal(isDatabaseUnavailable({ cause: new Error(message) }), unavailable, "found as a cause too");
+    });
+  }
 });
 
 describe("the pet serialiser of the read path", () => {
