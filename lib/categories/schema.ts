@@ -54,8 +54,8 @@ const strict = {
 
 /**
  * The body of adding a category (admins, in the admin app): its name, and the id to name. Without an id the
- * category gets the next id after every id in use (named or carried by a pet); with one, that id is named (an id
- * pets already carry without a name, typically).
+ * category gets the first id after the largest named one that no pet carries (lib/categories/store.ts); with one,
+ * that id is named (an id pets already carry without a name, typically).
  */
 export const newCategorySchema = z.strictObject(
   { id: categorySchema.shape.id.optional(), name: categoryNameSchema },
