@@ -190,6 +190,53 @@ export async function renameCategory(id: bigint, name: string, audit: AuditConte
   }
 }
 
+/** What rekeyCategoryNames did: the keys it brought up to date, and the categories left with their old key. */
+export type CategoryRekeying = {
+  rekeyed: number;
+  clashes: { category: Category; sameNameAs: Category }[];
+};
+
+/**
+ * Brings every stored name_key up to date with categoryNameKey, run at start-up: a change of the key (issue 20:
+ * format characters no longer count) would otherwise leave old rows keyed the old way, so a new "Dogs" would not
+ * meet an old "Dogs" followed by a zero-width space. Categories are a handful named by hand: all are read at once.
+ * Two old rows whose names are one name under the new key cannot both hold it (the unique index): the row whose key
+ * is already current keeps it, the other keeps its old key and is reported, for an admin to rename; nothing fails
+ * and both names still refuse a new duplicate. Idempotent, and safe beside another instance doing the same.
+ */
+export async function rekeyCategoryNames(tx: Transaction = db()): Promise<CategoryRekeying> {
+  const rows = await tx.category.findMany({ select: { ...columns, nameKey: true }, orderBy: { id: "asc" } });
+  const holders = new Map(rows.map((row) => [row.nameKey, row]));
+  const result: CategoryRekeying = { rekeyed: 0, clashes: [] };
+  for (const row of rows) {
+    const key = categoryNameKey(row.name);
+    if (key === row.nameKey) continue;
+    const holder = holders.get(key);
+    if (holder) {
+      result.clashes.push({
+        category: { id: row.id, name: row.name },
+        sameNameAs: { id: holder.id, name: holder.name },
+      });
+      continue;
+    }
+    try {
+      await tx.category.update({ where: { id: row.id, nameKey: row.nameKey }, data: { nameKey: key } });
+    } catch (error) {
+      // Another instance re-keyed it meanwhile, or a clashing name was added: the next start looks again.
+      if (isUniqueViolation(error) || isNotFound(error)) continue;
+      throw error;
+    }
+    holders.delete(row.nameKey);
+    holders.set(key, row);
+    result.rekeyed++;
+  }
+  return result;
+}
+
+function isNotFound(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2025";
+}
+
 /** The demo seed's names (lib/demo-seed.ts): each added where its id has no name and the name is free. */
 export async function nameMissingCategories(
   tx: Transaction,
