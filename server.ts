@@ -8,6 +8,7 @@ import { getRequestListener, RequestError } from "@hono/node-server";
 import next from "next";
 import { prepareAdminApp } from "@/lib/admin/start-up";
 import { countActiveClientKeys } from "@/lib/auth/api-keys";
+import { rekeyCategoryNames } from "@/lib/categories/store";
 import { ApiError } from "@/lib/http/errors";
 import { errorResponse, toApiError, withEdgeHeaders } from "@/lib/http/edge";
 import { dispatchV1 } from "@/lib/v1/router";
@@ -55,6 +56,10 @@ async function main(): Promise<void> {
   const metricsOn = settings.METRICS_TOKEN !== undefined;
   const applied = await migrate(database);
   if (applied.length) log("info", "migrations applied", { migrations: applied });
+  const rekeying = await rekeyCategoryNames();
+  if (rekeying.rekeyed) log("info", "category name keys brought up to date", { categories: rekeying.rekeyed });
+  for (const { category, sameNameAs } of rekeying.clashes)
+    log("warn", "two categories have one name: rename one on the Categories page", { category, sameNameAs });
 
   if (settings.DEMO_SEED === "on") {
     const seeded = await seedDemoCatalogue(db(), database.provider);

@@ -296,12 +296,18 @@ for (const provider of providers) {
       assertError(text, 415, "unsupported_media_type");
     });
 
-    test("without an id, a new category takes the id after every id in use (named, or carried by a pet)", async () => {
+    test("without an id, a category takes the first id after the largest named one that no pet carries", async () => {
+      // Named: -5, 1, 2 and 100–104. Pets carry -5, 1, 17 and 9223372036854775806 (an API client's choice, which
+      // must not push every new category's id to the int64 edge: issue 20).
       const reply = await add({ name: "Ferrets" });
       assert.equal(reply.status, 201, reply.text);
-      assert.deepEqual(reply.body, { id: 9223372036854775807n, name: "Ferrets" });
-      // No id is left after the largest: the admin is told to give one.
-      assertError(await add({ name: "Hamsters" }), 400, "invalid_body", "id");
+      assert.deepEqual(reply.body, { id: 105n, name: "Ferrets" });
+      // An id a pet carries is skipped: naming it would move that pet into the new category.
+      const carried = await v1("POST", "/v1/pets", { name: "In 106", categoryId: 106 });
+      assert.equal(carried.status, 201, carried.text);
+      const next = await add({ name: "Gerbils" });
+      assert.equal(next.status, 201, next.text);
+      assert.deepEqual(next.body, { id: 107n, name: "Gerbils" });
       const given = await add({ id: 17, name: "Hamsters" }); // names the id a pet already carries
       assert.equal(given.status, 201, given.text);
     });
@@ -420,6 +426,45 @@ for (const provider of providers) {
       assert.deepEqual(
         records.map((record) => [record.action, record.actor.type, record.target.id]),
         [3, 4, 5, 6].map((id) => ["category.created", "cli", String(id)]),
+      );
+    });
+
+    test("a pet with categoryId 2^63−1 never stops admins adding categories without an id (issue 20)", async () => {
+      const edge = await v1("POST", "/v1/pets", { name: "At the edge", categoryId: 9223372036854775807n });
+      assert.equal(edge.status, 201, edge.text);
+      let added = 0;
+      const named = async (count: number): Promise<bigint[]> => {
+        const ids: bigint[] = [];
+        for (let index = 0; index < count; index++) {
+          const reply = await add({ name: `Edge test ${++added}` });
+          assert.equal(reply.status, 201, reply.text);
+          ids.push(reply.body.id as bigint);
+        }
+        return ids;
+      };
+      // After the largest named id (107, Gerbils): 108, 109, 110.
+      assert.deepEqual(await named(3), [108n, 109n, 110n]);
+      // With 2^63−1 itself named, nothing is left after the largest: the first free ids from 1 (1–6 are named by
+      // now, and pets carry 17).
+      const top = await add({ id: 9223372036854775807n, name: "The edge" });
+      assert.equal(top.status, 201, top.text);
+      assert.deepEqual(await named(3), [7n, 8n, 9n]);
+
+      // The int64 edge stays an ordinary id: the pet keeps it, the list and the counts show it named.
+      const pet = await v1("GET", `/v1/pets/${edge.body.id}`);
+      assert.equal(pet.status, 200, pet.text);
+      assert.equal(pet.body.categoryId, 9223372036854775807n);
+      const listed = await v1("GET", "/v1/categories");
+      assert.deepEqual(
+        (listed.body as Category[]).find((category) => category.id === 9223372036854775807n),
+        { id: 9223372036854775807n, name: "The edge" },
+      );
+      const counts = await admin("GET", "/admin/api/categories/counts", { cookie: memberCookie });
+      assert.ok(
+        (counts.body as Listing[]).some(
+          (row) => row.id === 9223372036854775807n && row.name === "The edge" && row.pets === 1n,
+        ),
+        counts.text,
       );
     });
   });

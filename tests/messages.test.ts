@@ -37,7 +37,7 @@ describe("staff messages: every rule has one", () => {
     const nameRules = schemaRules(newPetSchema)
       .filter((entry) => entry.field === "name")
       .map((entry) => entry.rule);
-    assert.deepEqual(nameRules, ["required", "invalid_type", "not_blank", "max_characters", "plain_text"]);
+    assert.deepEqual(nameRules, ["required", "invalid_type", "not_blank", "visible", "max_characters", "plain_text"]);
   });
 
   test("a rule added without a name or a message is caught, not skipped", () => {
@@ -63,6 +63,21 @@ const badInputs: [string, Record<string, unknown>, string, string, string][] = [
   ["a name of another type", { name: 5, categoryId: 1n }, "name", "name must be a string", "Enter a name"],
   ["an empty name", { name: "", categoryId: 1n }, "name", "name must not be empty", "Enter a name"],
   ["a blank name", { name: "   ", categoryId: 1n }, "name", "name must not be empty", "Enter a name"],
+  ...(
+    [
+      ["a zero-width space", "\u200B"],
+      ["a right-to-left override", "\u202E"],
+      ["a soft hyphen", "\u00AD"],
+      ["a word joiner and spaces", " \u2060 "],
+      ["a variation selector", "\uFE0F"],
+    ] as const
+  ).map(([what, name]): [string, Record<string, unknown>, string, string, string] => [
+    `a name of only ${what}`,
+    { name, categoryId: 1n },
+    "name",
+    "name must have a visible character, not only invisible or format characters",
+    "Enter a name that can be seen: this one has only invisible characters",
+  ]),
   [
     "a name of 201 characters",
     { name: "x".repeat(201), categoryId: 1n },

@@ -13,6 +13,8 @@ import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { ConfigError, readConfig } from "@/lib/config";
 import { listPetsQuerySchema, newPetSchema, petIdSchema } from "@/lib/pets/schema";
 import { privateFile, privateFolder } from "@/lib/private-files";
+import { categoryNameKey, categoryNameSchema } from "@/lib/categories/schema";
+import { hasVisibleCharacter, withoutFormatCharacters } from "@/lib/visible-text";
 import { onePerTurn } from "@/lib/http/one-per-turn";
 import { IMPORT_LIMIT_BYTES } from "@/lib/pets/import";
 
@@ -156,6 +158,59 @@ describe("the NewPet schema", () => {
   });
 });
 
+describe("visible text (lib/visible-text.ts): one rule for pets, categories and the CSV import", () => {
+  // Each text, whether something of it can be seen: names of only invisible characters are refused everywhere.
+  const texts: [string, string, boolean][] = [
+    ["a zero-width space", "\u200B", false],
+    ["a right-to-left override", "\u202E", false],
+    ["a soft hyphen", "\u00AD", false],
+    ["a word joiner", "\u2060", false],
+    ["a byte order mark", "\uFEFF", false],
+    ["variation selectors", "\uFE0F\u{E0100}", false],
+    ["tag characters", "\u{E0020}\u{E007F}", false],
+    ["a Hangul filler", "\u3164", false],
+    ["a braille blank", "\u2800", false],
+    ["spaces of every width", " \u00A0\u2003\u3000\u2028", false],
+    ["nothing", "", false],
+    ["a letter", "a", true],
+    ["a ZWJ family", "👩\u200D👩\u200D👧", true],
+    ["an emoji with its variation selector", "❤\uFE0F", true],
+    ["a combining mark alone", "\u0301", true],
+    ["a private-use character", "\uE000", true],
+    ["CJK", "猫", true],
+    ["an Arabic letter after a right-to-left mark", "\u200Fق", true],
+    ["a control character (refused by its own rule)", "\u0007", true],
+  ];
+  for (const [what, text, visible] of texts) {
+    test(`${what}: ${visible ? "visible" : "invisible"}; the pet and category schemas agree`, () => {
+      assert.equal(hasVisibleCharacter(text), visible);
+      if (text === "" || text === "\u0007") return; // refused by other rules
+      assert.equal(newPetSchema.safeParse({ name: text, categoryId: 1n }).success, visible);
+      assert.equal(categoryNameSchema.safeParse(text).success, visible);
+    });
+  }
+
+  const sameKeys: [string, string][] = [
+    ["Dogs", "Dogs\u200B"],
+    ["Dogs", "D\u00ADogs"],
+    ["Dogs", "\u2060 DOGS \uFEFF"],
+    ["Dogs", "\u202ADogs\u202C"],
+    ["❤", "❤\uFE0F"],
+    ["👩👩👧", "👩\u200D👩\u200D👧"],
+    ["é", "e\u0301"],
+  ];
+  for (const [a, b] of sameKeys) {
+    test(`category names ${JSON.stringify(a)} and ${JSON.stringify(b)} are one name`, () =>
+      assert.equal(categoryNameKey(a), categoryNameKey(b)));
+  }
+  test("names without format characters keep the key they had", () => {
+    const before = (name: string) => name.trim().normalize("NFKC").toUpperCase().toLowerCase();
+    for (const name of ["Dogs", " Émus ", "ＤＯＧＳ", "日本の猫", "\uE000 Private use", "🐍 Snakes", "¨x", "STRASSE"])
+      assert.equal(categoryNameKey(name), before(name), name);
+    assert.equal(withoutFormatCharacters("a\u200Bb\u00ADc\u0301"), "abc\u0301");
+  });
+});
+
 describe("the query and path schemas", () => {
   test("limit defaults to 20 and takes 1 to 100", () => {
     assert.equal(listPetsQuerySchema.parse({}).limit, 20);
@@ -227,6 +282,23 @@ describe("database outage detection", () => {
     for (const error of [new Error("boom"), { code: "P2002" }, null, "text"])
       assert.equal(isDatabaseUnavailable(error), false, JSON.stringify(error));
   });
+
+  // node-postgres's own errors carry no code, and @prisma/adapter-pg rethrows them unconverted (issue 20, item 6).
+  const pgErrors: [string, boolean][] = [
+    ["Client has encountered a connection error and is not queryable", true],
+    ["Client was closed and is not queryable", true],
+    ["Connection terminated unexpectedly", true],
+    ["Connection terminated due to connection timeout", true],
+    ["timeout exceeded when trying to connect", true],
+    ["Client has already been connected. You cannot reuse a client.", false],
+    ["Received unexpected dataRow message from backend.", false],
+  ];
+  for (const [message, unavailable] of pgErrors) {
+    test(`pg's plain Error "${message}": ${unavailable ? "503" : "500"}`, () => {
+      assert.equal(isDatabaseUnavailable(new Error(message)), unavailable);
+      assert.equal(isDatabaseUnavailable({ cause: new Error(message) }), unavailable, "found as a cause too");
+    });
+  }
 });
 
 describe("the pet serialiser of the read path", () => {

@@ -16,7 +16,7 @@ import {
 import { fieldErrors } from "@/lib/http/validation";
 
 // The Categories page's content: every named category (by name) and every id pets carry without a name, each with
-// how many pets it holds. Admins add a category (a name; the id after every id in use), rename one, or name an
+// how many pets it holds. Admins add a category (a name; the server picks a free id), rename one, or name an
 // unnamed id, each in a small form validated by the server's own schema; a refusal (a name taken, in any case) is
 // shown beside the input, which keeps the focus. After a rename the focus returns to the row's button, and a
 // polite status says what changed.
@@ -301,7 +301,7 @@ function NameForm({
   );
 }
 
-/** Adding a category: a name; the server gives it the id after every id in use. */
+/** Adding a category: a name; the server gives it a free id (lib/categories/store.ts). */
 function AddCategoryForm({ onAdded }: { onAdded: (category: Category) => void }) {
   const { name, setName, problem, input, mutation, onSubmit } = useNameForm(
     "",

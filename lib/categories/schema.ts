@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { int64Schema } from "@/lib/http/int64";
+import { hasVisibleCharacter, NOT_ONLY_INVISIBLE, withoutFormatCharacters } from "@/lib/visible-text";
 
 // The category resource's one set of rules. GET /v1/categories documents and serialises with categorySchema, the
 // admin endpoints validate with the body schemas below, the Categories page's forms validate with the same ones (so
@@ -13,6 +14,7 @@ export const categoryNameSchema = z
   .string({ error: (issue) => (issue.input === undefined ? "name is required" : "name must be a string") })
   .trim()
   .refine((name) => name.length > 0, "name must not be empty")
+  .refine((name) => name.length === 0 || hasVisibleCharacter(name), `name ${NOT_ONLY_INVISIBLE}`)
   .refine(
     (name) => [...name].length <= CATEGORY_NAME_MAX_LENGTH,
     `name must be at most ${CATEGORY_NAME_MAX_LENGTH} characters`,
@@ -26,7 +28,7 @@ export const categoryNameSchema = z
   .meta({
     description:
       `The category's name: 1 to ${CATEGORY_NAME_MAX_LENGTH} characters after trimming, no control characters, ` +
-      "unique ignoring case.",
+      "at least one visible character, unique ignoring case and invisible or format characters.",
     examples: ["Dogs"],
   });
 
@@ -54,8 +56,8 @@ const strict = {
 
 /**
  * The body of adding a category (admins, in the admin app): its name, and the id to name. Without an id the
- * category gets the next id after every id in use (named or carried by a pet); with one, that id is named (an id
- * pets already carry without a name, typically).
+ * category gets the first id after the largest named one that no pet carries (lib/categories/store.ts); with one,
+ * that id is named (an id pets already carry without a name, typically).
  */
 export const newCategorySchema = z.strictObject(
   { id: categorySchema.shape.id.optional(), name: categoryNameSchema },
@@ -67,12 +69,15 @@ export type NewCategory = z.output<typeof newCategorySchema>;
 export const categoryRenameSchema = z.strictObject({ name: categoryNameSchema }, strict);
 
 /**
- * What makes two names the same name: trimmed, NFKC-normalised (a composed "é" and "e" with a combining accent,
- * or a full-width "Ｄ" and "D", are one name) and case-folded (upper then lower case, so "STRASSE" and "straße"
- * match). Computed here, not by either database, so both refuse exactly the same duplicates.
+ * What makes two names the same name: without format and other default-ignorable characters (so "Dogs" and "Dogs"
+ * followed by a zero-width space, or with a soft hyphen inside, are one name; lib/visible-text.ts), trimmed,
+ * NFKC-normalised (a composed "é" and "e" with a combining accent, or a full-width "Ｄ" and "D", are one name) and
+ * case-folded (upper then lower case, so "STRASSE" and "straße" match). Computed here, not by either database, so
+ * both refuse exactly the same duplicates. Stored in name_key: when this changes, rekeyCategoryNames (store.ts)
+ * brings the stored keys up to date at start-up.
  */
 export function categoryNameKey(name: string): string {
-  return name.trim().normalize("NFKC").toUpperCase().toLowerCase();
+  return withoutFormatCharacters(name).trim().normalize("NFKC").toUpperCase().toLowerCase();
 }
 
 /** The order categories are listed in: by name key, code point by code point (the same everywhere), then by id. */

@@ -13,7 +13,7 @@ const columns = { id: true, name: true } as const;
 /** Why a change was refused; the admin endpoints answer each with a code of lib/http/error-codes.ts. */
 export class CategoryError extends Error {
   constructor(
-    readonly kind: "name_taken" | "id_taken" | "not_found" | "no_id_left",
+    readonly kind: "name_taken" | "id_taken" | "not_found",
     message: string,
   ) {
     super(message);
@@ -64,19 +64,61 @@ async function holderOfName(tx: Transaction, name: string): Promise<Category | n
   return tx.category.findUnique({ where: { nameKey: categoryNameKey(name) }, select: columns });
 }
 
+/** How many ids in use one read of each index takes, looking for a free id. */
+const ID_PAGE = 500;
+
 /**
- * The id after every id in use: the largest named id or categoryId a pet carries (each the end of an index), plus
- * one, and at least 1.
+ * The first id from `from` on that no category names and no pet carries, or undefined when every id from there to
+ * the int64 maximum is in use. Walks both indexes upwards a page at a time, so a long run of used ids costs pages,
+ * not a read per id.
+ */
+async function firstFreeIdFrom(tx: Transaction, from: bigint): Promise<bigint | undefined> {
+  let candidate = from;
+  for (;;) {
+    const [named, carried] = await Promise.all([
+      tx.category.findMany({
+        where: { id: { gte: candidate } },
+        select: { id: true },
+        orderBy: { id: "asc" },
+        take: ID_PAGE,
+      }),
+      tx.pet.groupBy({
+        by: ["categoryId"],
+        where: { categoryId: { gte: candidate } },
+        orderBy: { categoryId: "asc" },
+        take: ID_PAGE,
+      }),
+    ]);
+    const namedIds = named.map((row) => row.id);
+    const carriedIds = carried.map((group) => group.categoryId);
+    // A full page may stop short of ids the other index has: only ids up to the end of each full page are known.
+    const ends = [namedIds, carriedIds].filter((ids) => ids.length === ID_PAGE).map((ids) => ids[ids.length - 1]);
+    const known = ends.length > 0 ? ends.reduce((a, b) => (a < b ? a : b)) : INT64_MAX;
+    const used = [...new Set([...namedIds, ...carriedIds])]
+      .filter((id) => id <= known)
+      .sort((a, b) => (a < b ? -1 : 1));
+    for (const id of used) {
+      if (id > candidate) return candidate;
+      if (id === INT64_MAX) return undefined;
+      candidate = id + 1n;
+    }
+    if (known === INT64_MAX || candidate <= known) return candidate;
+  }
+}
+
+/**
+ * A new category's id: the first after the largest named id that no pet carries (so naming it moves no pet into
+ * the new category), or, when none is left up to the int64 maximum, the first free one from 1. Ids pets carry are
+ * skipped but do not push the next id on: an API client may use any int64, 2^63−1 included, and that must not
+ * leave the admins without ids (issue 20).
  */
 async function nextId(tx: Transaction): Promise<bigint> {
-  const [named, carried] = await Promise.all([
-    tx.category.findFirst({ select: { id: true }, orderBy: { id: "desc" } }),
-    tx.pet.findFirst({ select: { categoryId: true }, orderBy: { categoryId: "desc" } }),
-  ]);
-  const largest = [named?.id ?? 0n, carried?.categoryId ?? 0n].reduce((a, b) => (a > b ? a : b));
-  if (largest >= INT64_MAX)
-    throw new CategoryError("no_id_left", `No id is left after ${INT64_MAX}: give the category an id (id).`);
-  return largest + 1n;
+  const largest = await tx.category.findFirst({ select: { id: true }, orderBy: { id: "desc" } });
+  const after = largest && largest.id >= 1n && largest.id < INT64_MAX ? largest.id + 1n : 1n;
+  const id = (await firstFreeIdFrom(tx, after)) ?? (after > 1n ? await firstFreeIdFrom(tx, 1n) : undefined);
+  // Every positive int64 in use would take more rows than any database holds.
+  if (id === undefined) throw new Error("every positive category id is in use");
+  return id;
 }
 
 function isUniqueViolation(error: unknown): boolean {
@@ -84,7 +126,7 @@ function isUniqueViolation(error: unknown): boolean {
 }
 
 /**
- * Names a categoryId: `input.id`, or the next id after every one in use. Refused when the name is another
+ * Names a categoryId: `input.id`, or a new one (nextId). Refused when the name is another
  * category's (ignoring case) or the id already has a name. Two admins adding at once are told which of the two
  * refusals applies to them: a unique index refuses the second, and the reasons are read again.
  */
@@ -146,6 +188,53 @@ export async function renameCategory(id: bigint, name: string, audit: AuditConte
       if (!isUniqueViolation(error) || attempt === 3) throw error;
     }
   }
+}
+
+/** What rekeyCategoryNames did: the keys it brought up to date, and the categories left with their old key. */
+export type CategoryRekeying = {
+  rekeyed: number;
+  clashes: { category: Category; sameNameAs: Category }[];
+};
+
+/**
+ * Brings every stored name_key up to date with categoryNameKey, run at start-up: a change of the key (issue 20:
+ * format characters no longer count) would otherwise leave old rows keyed the old way, so a new "Dogs" would not
+ * meet an old "Dogs" followed by a zero-width space. Categories are a handful named by hand: all are read at once.
+ * Two old rows whose names are one name under the new key cannot both hold it (the unique index): the row whose key
+ * is already current keeps it, the other keeps its old key and is reported, for an admin to rename; nothing fails
+ * and both names still refuse a new duplicate. Idempotent, and safe beside another instance doing the same.
+ */
+export async function rekeyCategoryNames(tx: Transaction = db()): Promise<CategoryRekeying> {
+  const rows = await tx.category.findMany({ select: { ...columns, nameKey: true }, orderBy: { id: "asc" } });
+  const holders = new Map(rows.map((row) => [row.nameKey, row]));
+  const result: CategoryRekeying = { rekeyed: 0, clashes: [] };
+  for (const row of rows) {
+    const key = categoryNameKey(row.name);
+    if (key === row.nameKey) continue;
+    const holder = holders.get(key);
+    if (holder) {
+      result.clashes.push({
+        category: { id: row.id, name: row.name },
+        sameNameAs: { id: holder.id, name: holder.name },
+      });
+      continue;
+    }
+    try {
+      await tx.category.update({ where: { id: row.id, nameKey: row.nameKey }, data: { nameKey: key } });
+    } catch (error) {
+      // Another instance re-keyed it meanwhile, or a clashing name was added: the next start looks again.
+      if (isUniqueViolation(error) || isNotFound(error)) continue;
+      throw error;
+    }
+    holders.delete(row.nameKey);
+    holders.set(key, row);
+    result.rekeyed++;
+  }
+  return result;
+}
+
+function isNotFound(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2025";
 }
 
 /** The demo seed's names (lib/demo-seed.ts): each added where its id has no name and the name is free. */

@@ -33,6 +33,21 @@ const unavailableSystemCodes = new Set([
 ]);
 
 /**
+ * What node-postgres throws, as plain `Error`s without a code, when its connection is gone or cannot be had:
+ * @prisma/adapter-pg converts only errors with a PostgreSQL or socket code (convertDriverError) and rethrows these
+ * as they are, so their message is all that tells them apart. A connection the server ended (pg_terminate_backend,
+ * a restart, a failover) marks its client "not queryable": every later query of the transaction holding it fails
+ * with the first message below. From pg/lib/client.js and pg-pool/index.js (pg 8.x).
+ */
+const pgConnectionMessages = [
+  "Client has encountered a connection error and is not queryable",
+  "Client was closed and is not queryable",
+  "Connection terminated unexpectedly",
+  "Connection terminated due to connection timeout",
+  "timeout exceeded when trying to connect", // the pool's wait for a connection, as P2024
+];
+
+/**
  * Looks through the error, its causes and the driver adapter's error Prisma attaches as
  * `meta.driverAdapterError` (where raw queries report an unreachable server) for a sign of an outage.
  */
@@ -52,6 +67,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof code === "string" && (unavailableCodes.has(code) || unavailableSystemCodes.has(code))) return true;
     if (typeof kind === "string" && unavailableKinds.has(kind)) return true;
     if (name === "PrismaClientInitializationError") return true;
+    if (code === undefined && typeof message === "string" && pgConnectionMessages.includes(message)) return true;
     if (
       typeof message === "string" &&
       /ECONNREFUSED|Connection terminated|connection timeout|database is locked|Can't reach database server/i.test(

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { INT64_MAX, int64Schema } from "@/lib/http/int64";
+import { hasVisibleCharacter, NOT_ONLY_INVISIBLE } from "@/lib/visible-text";
 
 // The pet resource's one set of rules. The /v1 handlers validate with these, the admin form validates
 // with these (so its messages are the API's), lib/v1/openapi.ts documents them, the types are inferred
@@ -21,6 +22,11 @@ export const petNameSchema = z
   // Each refinement names its rule (params.rule): the admin's staff messages are keyed on it
   // (lib/pets/staff-messages.ts), never on the message, which is /v1's.
   .refine((name) => name.trim().length > 0, { message: "name must not be empty", params: { rule: "not_blank" } })
+  // Not blank, and not only invisible either: a zero-width space or a right-to-left override alone shows nothing.
+  .refine((name) => name.trim().length === 0 || hasVisibleCharacter(name), {
+    message: `name ${NOT_ONLY_INVISIBLE}`,
+    params: { rule: "visible" },
+  })
   .refine((name) => [...name].length <= NAME_MAX_LENGTH, {
     message: `name must be at most ${NAME_MAX_LENGTH} characters`,
     params: { rule: "max_characters" },
@@ -31,7 +37,12 @@ export const petNameSchema = z
     (name) => name.isWellFormed() && !/[\u0000-\u001f\u007f]/.test(name),
     { message: "name must be text without control characters", params: { rule: "plain_text" } },
   )
-  .meta({ description: `The pet's name: 1 to ${NAME_MAX_LENGTH} characters, not blank.`, examples: ["Rex"] });
+  .meta({
+    description:
+      `The pet's name: 1 to ${NAME_MAX_LENGTH} characters, not blank: at least one visible character (spaces, ` +
+      "zero-width and other invisible or format characters alone are refused).",
+    examples: ["Rex"],
+  });
 
 /**
  * A pet: the one place its members are written. The types, the request schema, the serialiser and the database

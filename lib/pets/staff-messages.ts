@@ -36,6 +36,7 @@ const fieldMessages: Record<string, Record<Rule, string>> = {
     required: "Enter a name",
     invalid_type: "Enter a name",
     not_blank: "Enter a name",
+    visible: "Enter a name that can be seen: this one has only invisible characters",
     max_characters: `Use ${NAME_MAX_LENGTH} characters or fewer`,
     plain_text: "Remove control characters from the name",
   },
