@@ -713,6 +713,31 @@ for (const provider of providers) {
       assert.equal((await call(server.baseUrl, "GET", "/healthz")).status, 200);
     });
 
+    test("a 400 names at most 20 members, a client's member name cut short: never many times the request", async () => {
+      const unknown = Object.fromEntries(Array.from({ length: 1_400 }, (_, i) => [`k${i}`, 1]));
+      const body = JSON.stringify({ name: "x", categoryId: 1, ...unknown });
+      const query = Array.from({ length: 1_500 }, (_, i) => `z${i}=1`).join("&");
+      const replies: [Reply, string][] = [
+        [await call(server.baseUrl, "POST", "/v1/pets", { key, body }), "invalid_body"],
+        [await api(`/v1/pets/export?${query}`), "invalid_query"],
+        [await api(`/v1/pets?${query}`), "invalid_query"],
+        [
+          await call(server.baseUrl, "POST", "/admin/api/session", { headers: { Origin: server.baseUrl }, body }),
+          "invalid_body",
+        ],
+      ];
+      for (const [reply, code] of replies) {
+        assertError(reply, 400, code);
+        assert.equal(reply.body.errors.length, 20, reply.text.slice(0, 300));
+        assert.match(reply.body.message, /; and 1,[0-9]{3} more\.$/);
+        assert.ok(reply.text.length < 3_000, `${reply.text.length} characters`);
+      }
+      const long = JSON.stringify({ name: "x", categoryId: 1, ["k".repeat(15_000)]: 1 });
+      const named = await call(server.baseUrl, "POST", "/v1/pets", { key, body: long });
+      assertError(named, 400, "invalid_body", `${"k".repeat(60)}…`);
+      assert.ok(named.text.length < 1_000, `${named.text.length} characters`);
+    });
+
     test("a server killed mid-apply leaves whole rows done; applying again makes every row exactly once", async () => {
       const rows = 10_000; // about 3 s on SQLite, 7 s on PostgreSQL: killed well before the end
       const file = ["name,categoryId", ...Array.from({ length: rows }, (_, i) => `Killed ${i},1`)].join("\r\n");
