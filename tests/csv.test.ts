@@ -1,10 +1,12 @@
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import http from "node:http";
 import { after, before, describe, test } from "node:test";
 import { parse } from "csv-parse/sync";
 import { summarise } from "@/lib/audit/activity";
 import { categoryNameKey } from "@/lib/categories/schema";
 import { databaseConfig } from "@/lib/config";
-import { CSV_MAX_ROWS, CsvReadError, readCsv } from "@/lib/csv/read";
+import { CSV_MAX_COLUMN_NAME, CSV_MAX_COLUMNS, CSV_MAX_ROWS, CsvReadError, readCsv } from "@/lib/csv/read";
 import { csvField, csvLine } from "@/lib/csv/write";
 import { createDatabase, type Database as Client } from "@/lib/db/client";
 import { parseJson } from "@/lib/http/json";
@@ -111,6 +113,38 @@ describe("the CSV reader", () => {
     assert.deepEqual(
       table.records.map((record) => record.fields),
       [["short"], ["long", "1", "sold", "extra"]],
+    );
+  });
+
+  test(`at most ${CSV_MAX_COLUMNS} fields a row: a wider header or row is refused before it is parsed`, () => {
+    const wide = (count: number) => enc(`name${",".repeat(count - 1)}\r\nRex\r\n`);
+    assert.equal(readCsv(wide(CSV_MAX_COLUMNS)).header.length, CSV_MAX_COLUMNS);
+    assert.throws(() => readCsv(wide(CSV_MAX_COLUMNS + 1)), /line 1 has more than 50 fields/);
+    // The review's file: a million commas after the header's names, refused at once.
+    const started = performance.now();
+    assert.throws(() => readCsv(enc(`name,categoryId${",".repeat(1024 * 1024)}`)), /more than 50 fields/);
+    assert.ok(performance.now() - started < 1000);
+    assert.throws(
+      () => readCsv(enc(`name,categoryId\r\nRex,1\r\nTom,2${",x".repeat(CSV_MAX_COLUMNS)}\r\n`)),
+      /line 3 has more than 50 fields/,
+    );
+    // Separators inside quotes are part of a field, not more fields.
+    assert.equal(readCsv(enc(`name\r\n"${",".repeat(1000)}"\r\n`)).records[0].fields[0].length, 1000);
+  });
+
+  test(`a column name has at most ${CSV_MAX_COLUMN_NAME} characters; a field, as many as the caller allows`, () => {
+    const named = (length: number) => enc(`${"n".repeat(length)},categoryId\r\nRex,1\r\n`);
+    assert.equal(readCsv(named(CSV_MAX_COLUMN_NAME)).header[0].length, CSV_MAX_COLUMN_NAME);
+    assert.throws(() => readCsv(named(CSV_MAX_COLUMN_NAME + 1)), /column name longer than 100 characters/);
+    const row = (length: number) => enc(`name\r\nRex\r\n"${"y".repeat(length)}"\r\n`);
+    assert.equal(readCsv(row(500), { fieldLength: 500 }).records[1].fields[0].length, 500);
+    assert.throws(() => readCsv(row(501), { fieldLength: 500 }), /line 3 has a field longer than 500 characters/);
+  });
+
+  test("a CSV error quoting the file is cut short", () => {
+    assert.throws(
+      () => readCsv(enc(`name\r\nR${"x".repeat(5000)}"\r\n`)),
+      (error) => error instanceof CsvReadError && error.message.length < 400,
     );
   });
 
@@ -604,6 +638,193 @@ for (const provider of providers) {
         415,
         "unsupported_media_type",
       );
+    });
+
+    const IMPORT_PATHS = ["/admin/api/pets/imports", "/admin/api/pets/imports/bad-rows"];
+
+    test("the review's wide files are refused with a short 400 naming the column limit; the server lives", async () => {
+      const files = [
+        `name,categoryId${",".repeat(1024 * 1024)}\r\nRex,1\r\n`, // 1 MiB: the dry run ran out of memory
+        `name,categoryId${",".repeat(150_000)}\r\n${"x\r\n".repeat(3_000)}`, // 160 KB: so did the bad rows
+        `name,categoryId${",".repeat(8_000)}\r\n${"x\r\n".repeat(2_000)}`, // 15 KB: the bad rows answered 25 MB
+      ];
+      for (const file of files)
+        for (const path of IMPORT_PATHS) {
+          const reply = await upload("POST", path, file);
+          assertError(reply, 400, "invalid_csv");
+          assert.match(reply.body.message, /line 1 has more than 50 fields/);
+          assert.ok(reply.text.length < 1000, `${reply.text.length} characters`);
+        }
+      assert.equal((await call(server.baseUrl, "GET", "/healthz")).status, 200);
+    });
+
+    const boundRefusals: [string, string, RegExp][] = [
+      [
+        "a row wider than the limit",
+        `name,categoryId\r\nRex,1${",x".repeat(60)}\r\n`,
+        /line 2 has more than 50 fields/,
+      ],
+      [
+        "a field past 10,000 characters",
+        `name,categoryId,notes\r\nRex,1,${"n".repeat(10_001)}\r\n`,
+        /line 2 has a field longer than 10,000 characters/,
+      ],
+      ["a column name past 100 characters", `name,categoryId,${"c".repeat(101)}\r\nRex,1,\r\n`, /longer than 100/],
+      ["more than 50,000 rows", `name,categoryId\r\n${"x,1\r\n".repeat(50_001)}`, /more than 50,000 rows/],
+    ];
+    for (const [what, file, message] of boundRefusals)
+      test(`the dry run and the bad rows refuse ${what} with a 400 saying which limit`, async () => {
+        for (const path of IMPORT_PATHS) {
+          const reply = await upload("POST", path, file);
+          assertError(reply, 400, "invalid_csv");
+          assert.match(reply.body.message, message);
+        }
+      });
+
+    test("the report lists the first 1,000 problems and counts the rest; echoed text is cut short", async () => {
+      const rows = Array.from({ length: 1_200 }, () => ",1"); // no name: one problem each
+      const header = `name,categoryId,Category,${"U".repeat(100)}`;
+      const file = `${header}\r\n${rows.join("\r\n")}\r\nRex,,${"Unicorn".repeat(1_000)},\r\n`;
+      const reply = await upload("POST", "/admin/api/pets/imports", file);
+      assert.equal(reply.status, 200, reply.text.slice(0, 500));
+      assert.equal(reply.body.invalid, 1_201);
+      assert.equal(reply.body.errors.length, 1_000);
+      assert.equal(reply.body.errorsNotListed, 201);
+      assert.deepEqual(reply.body.unknownColumns, ["U".repeat(100)]);
+      assert.ok(reply.text.length < 100_000, `${reply.text.length} characters`);
+      const headerless = await upload("POST", "/admin/api/pets/imports", `title,${"t".repeat(100)},x\r\n`.repeat(1));
+      assertError(headerless, 400, "invalid_csv");
+      assert.ok(headerless.body.message.length < 500, headerless.body.message);
+      // The unknown category's name is quoted cut short, in the report's message and in the download's.
+      const unicorn = `name,categoryId,Category\r\nRex,,${"Unicorn".repeat(1_000)}\r\n`;
+      const [problem] = (await upload("POST", "/admin/api/pets/imports", unicorn)).body.errors;
+      assert.match(problem.message, /^No category is called “(Unicorn)+Unic…”: add it/);
+      assert.ok(problem.message.length < 200, problem.message);
+      const bad = await upload("POST", "/admin/api/pets/imports/bad-rows", unicorn);
+      assert.equal(bad.status, 200, bad.text.slice(0, 500));
+      assert.ok(bad.text.length < unicorn.length + 300, `${bad.text.length} characters`);
+    });
+
+    test("the bad rows download is never far past the file's size: past its budget it is a 400", async () => {
+      const header = ["name", "categoryId", "category", "status", ...Array.from({ length: 46 }, (_, i) => `c${i}`)];
+      // Short rows, each with three problems, padded to 50 columns in the download: it would be ten times the file.
+      const file = `${header.join(",")}\r\n${",,Unicornsssssssssssssssssss,lost\r\n".repeat(50_000)}`;
+      const reply = await upload("POST", "/admin/api/pets/imports/bad-rows", file);
+      assertError(reply, 400, "invalid_csv");
+      assert.match(reply.body.message, /more than 5 MiB larger than the file/);
+      assert.equal((await call(server.baseUrl, "GET", "/healthz")).status, 200);
+    });
+
+    test("an anonymous upload to an import endpoint is answered 401 before its body is sent", async () => {
+      const { hostname, port } = new URL(server.baseUrl);
+      for (const [method, path] of [
+        ["POST", "/admin/api/pets/imports"],
+        ["POST", "/admin/api/pets/imports/bad-rows"],
+        ["PUT", "/admin/api/pets/imports/0190a8c4-5b6e-8d7f-8a9b-0c1d2e3f4a5b"],
+      ]) {
+        // Only the headers go: a server that reads (or buffers) the 5 MiB first never answers.
+        const answered = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+          const outgoing = http.request(
+            {
+              host: hostname,
+              port,
+              method,
+              path,
+              agent: false,
+              headers: {
+                "Content-Type": "text/csv",
+                "Content-Length": String(5 * 1024 * 1024),
+                Origin: server.baseUrl,
+              },
+            },
+            (response) => {
+              let text = "";
+              response.setEncoding("utf8");
+              response.on("data", (chunk) => (text += chunk));
+              response.on("end", () => {
+                resolve({ status: response.statusCode!, text });
+                outgoing.destroy();
+              });
+            },
+          );
+          outgoing.on("error", () => undefined);
+          outgoing.flushHeaders();
+          setTimeout(() => reject(new Error(`${method} ${path}: no answer before the body`)), 3_000);
+        });
+        assert.equal(answered.status, 401, answered.text);
+        assert.match(answered.text, /"code":"session_required"/);
+      }
+    });
+
+    test("anonymous bodies to the other admin paths are buffered at most 64 KiB each", async () => {
+      // A server of its own: its peak memory is this test's alone.
+      const fresh = await startServer("custom", database.url);
+      try {
+        const peak = () => Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${fresh.pid}/status`, "utf8"))![1]);
+        await call(fresh.baseUrl, "GET", "/healthz");
+        const before = peak();
+        const body = Buffer.alloc(5 * 1024 * 1024, 0x20);
+        const replies = await Promise.all(
+          Array.from({ length: 32 }, () =>
+            fetch(new URL("/admin/api/pets", fresh.baseUrl), {
+              method: "POST",
+              headers: { "Content-Type": "application/json", Origin: fresh.baseUrl },
+              body,
+            }).then((response) => response.status),
+          ),
+        );
+        assert.ok(
+          replies.every((status) => status === 401),
+          replies.join(),
+        );
+        // Kept whole (Next's proxy body cap at 6 MiB), they grew it by about 165 MiB; kept to 64 KiB each, by about
+        // 50 (the chunks read and dropped, not yet collected).
+        const grown = (peak() - before) / 1024;
+        assert.ok(grown < 100, `the server's peak memory grew ${grown.toFixed(0)} MiB for 32 anonymous 5 MiB bodies`);
+      } finally {
+        await fresh.stop();
+      }
+    });
+
+    test("a 400 names at most 20 members, a client's member name cut short: never many times the request", async () => {
+      const unknown = Object.fromEntries(Array.from({ length: 1_400 }, (_, i) => [`k${i}`, 1]));
+      const body = JSON.stringify({ name: "x", categoryId: 1, ...unknown });
+      const query = Array.from({ length: 1_500 }, (_, i) => `z${i}=1`).join("&");
+      const replies: [Reply, string][] = [
+        [await call(server.baseUrl, "POST", "/v1/pets", { key, body }), "invalid_body"],
+        [await api(`/v1/pets/export?${query}`), "invalid_query"],
+        [await api(`/v1/pets?${query}`), "invalid_query"],
+        [
+          await call(server.baseUrl, "POST", "/admin/api/session", { headers: { Origin: server.baseUrl }, body }),
+          "invalid_body",
+        ],
+      ];
+      for (const [reply, code] of replies) {
+        assertError(reply, 400, code);
+        assert.equal(reply.body.errors.length, 20, reply.text.slice(0, 300));
+        assert.match(reply.body.message, /; and 1,[0-9]{3} more\.$/);
+        assert.ok(reply.text.length < 3_000, `${reply.text.length} characters`);
+      }
+      const long = JSON.stringify({ name: "x", categoryId: 1, ["k".repeat(15_000)]: 1 });
+      const named = await call(server.baseUrl, "POST", "/v1/pets", { key, body: long });
+      assertError(named, 400, "invalid_body", `${"k".repeat(60)}…`);
+      assert.ok(named.text.length < 1_000, `${named.text.length} characters`);
+    });
+
+    test("a signed-in 4.9 MiB import is checked and applied whole", async () => {
+      const notes = "n".repeat(5_000);
+      const lines = ["name,categoryId,notes"];
+      for (let i = 0; lines.length <= 1_027; i++) lines.push(`Large file ${i},1,${notes}`);
+      const file = lines.join("\r\n");
+      assert.ok(file.length > 4.9 * 1024 * 1024 && file.length <= 5 * 1024 * 1024, `${file.length} bytes`);
+      const dryRun = await upload("POST", "/admin/api/pets/imports", file);
+      assert.equal(dryRun.status, 200, dryRun.text.slice(0, 500));
+      assert.equal(dryRun.body.valid, 1_027);
+      assert.deepEqual(dryRun.body.unknownColumns, ["notes"]);
+      const applied = await upload("PUT", `/admin/api/pets/imports/${dryRun.body.importId}`, file);
+      assert.equal(applied.status, 200, applied.text.slice(0, 500));
+      assert.equal(applied.body.toCreate, 1_027);
+      assert.equal(await client.pet.count({ where: { name: { startsWith: "Large file " } } }), 1_027);
     });
 
     test("a server killed mid-apply leaves whole rows done; applying again makes every row exactly once", async () => {

@@ -67,7 +67,9 @@ function request(
   target: string,
   options: { headers?: Record<string, string>; body?: unknown } = {},
 ): Promise<Reply> {
-  const body = options.body === undefined ? undefined : JSON.stringify(options.body);
+  // A string is sent as it is (a CSV file); anything else as JSON.
+  const body =
+    options.body === undefined || typeof options.body === "string" ? options.body : JSON.stringify(options.body);
   return new Promise((resolve, reject) => {
     const outgoing = https.request(
       {
@@ -82,7 +84,9 @@ function request(
         timeout: 10_000,
         headers: {
           Host: `${HOSTNAME}:${port}`,
-          ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+          ...(options.body === undefined || typeof options.body === "string"
+            ? {}
+            : { "Content-Type": "application/json" }),
           ...options.headers,
         },
       },
@@ -215,6 +219,26 @@ describe("behind nginx with TLS: two instances on one PostgreSQL", { skip: !avai
       });
       assert.equal(read.status, 200, read.text);
       assert.match(read.text, /"name":"Proxied Biscuit"/);
+    }
+  });
+
+  test("a 2 MiB CSV import reaches the app through nginx; 100 KiB to any other path is refused by nginx", async () => {
+    const file = `name,categoryId,notes\r\n${`Imported via nginx,1,${"n".repeat(2_000)}\r\n`.repeat(1_100)}`;
+    assert.ok(file.length > 2 * 1024 * 1024, "past nginx's own default of 1 MiB");
+    const checked = await send("POST", "/admin/api/pets/imports", {
+      headers: { Origin: origin, Cookie: `__Host-animal_store_session=${token}`, "Content-Type": "text/csv" },
+      body: file,
+    });
+    assert.equal(checked.status, 200, checked.text.slice(0, 500));
+    assert.match(checked.text, /"valid":1100/);
+    const large = JSON.stringify({ name: "x".repeat(100 * 1024), categoryId: 1 });
+    for (const target of ["/admin/api/pets", "/v1/pets"]) {
+      const refused = await send("POST", target, {
+        headers: { Origin: origin, "Content-Type": "application/json" },
+        body: large,
+      });
+      assert.equal(refused.status, 413, `${target}: ${refused.text}`);
+      assert.match(refused.text, /<center>nginx[^<]*<\/center>/, `${target} refused by nginx, not the app`);
     }
   });
 

@@ -17,6 +17,7 @@ import { categoryNameKey, categoryNameSchema } from "@/lib/categories/schema";
 import { hasVisibleCharacter, withoutFormatCharacters } from "@/lib/visible-text";
 import { onePerTurn } from "@/lib/http/one-per-turn";
 import { IMPORT_LIMIT_BYTES } from "@/lib/pets/import";
+import { BODY_LIMIT_BYTES } from "@/lib/http/body";
 
 describe("int64 JSON", () => {
   test("integer literals are read as bigint, digit for digit", () => {
@@ -391,11 +392,20 @@ describe("the one-per-turn lane of sign-ins", () => {
 });
 
 describe("Next's buffering of request bodies", () => {
-  test("is capped a mebibyte above the CSV import's limit, so a body it cuts short is still refused", async () => {
+  test("is capped at 64 KiB on the proxy's paths; the CSV import's (files up to 5 MiB) are not matched", async () => {
     const file = pathToFileURL(path.join(import.meta.dirname, "..", "next.config.mjs")).href;
     const { default: nextConfig } = (await import(file)) as {
       default: { experimental: { proxyClientMaxBodySize: number } };
     };
-    assert.equal(nextConfig.experimental.proxyClientMaxBodySize, IMPORT_LIMIT_BYTES + 1024 * 1024);
+    // Well above the JSON bodies' limit, so a body it cuts short is still refused; far below the import's.
+    assert.equal(nextConfig.experimental.proxyClientMaxBodySize, 64 * 1024);
+    assert.ok(nextConfig.experimental.proxyClientMaxBodySize >= 4 * BODY_LIMIT_BYTES);
+    assert.ok(nextConfig.experimental.proxyClientMaxBodySize < IMPORT_LIMIT_BYTES);
+    const { config } = await import("@/proxy");
+    const matched = (target: string) => config.matcher.some(({ source }) => new RegExp(`^${source}$`).test(target));
+    for (const target of ["/admin/api/pets/imports", "/admin/api/pets/imports/bad-rows", "/admin/api/pets/imports/x"])
+      assert.equal(matched(target), false, target);
+    for (const target of ["/admin", "/admin/import", "/admin/api/pets", "/admin/api/pets/importsx", "/sign-in"])
+      assert.equal(matched(target), true, target);
   });
 });

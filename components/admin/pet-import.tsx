@@ -170,8 +170,9 @@ export function PetImport({ limitBytes }: { limitBytes: number }) {
             <table className="w-full table-fixed border-collapse text-left text-sm" data-testid="import-errors">
               <caption className="mb-1 text-left font-medium">
                 Problems
-                {report.errors.length > SHOWN_PROBLEMS
-                  ? ` (the first ${SHOWN_PROBLEMS} of ${report.errors.length.toLocaleString("en")}; the bad rows ` +
+                {report.errors.length + report.errorsNotListed > SHOWN_PROBLEMS
+                  ? ` (the first ${SHOWN_PROBLEMS} of ` +
+                    `${(report.errors.length + report.errorsNotListed).toLocaleString("en")}; the bad rows ` +
                     "download has them all)"
                   : ""}
               </caption>

@@ -6,7 +6,7 @@ import type { ImportReport, RowProblem } from "@/lib/pets/import";
 /** What the dry run and the apply answer (lib/pets/import.ts); the counts arrive as bigint and are made numbers. */
 export type { ImportReport, RowProblem };
 
-const COUNTS = ["rows", "valid", "invalid", "alreadyImported", "toCreate"] as const;
+const COUNTS = ["rows", "valid", "invalid", "errorsNotListed", "alreadyImported", "toCreate"] as const;
 
 /** The answer as numbers: the int64-exact parser reads every integer as a bigint. */
 function reportOf(body: unknown): ImportReport {

@@ -90,8 +90,11 @@ export async function readJsonBody(request: Request, mediaTypes?: string[]): Pro
  * whole first. `tooLarge` is the 413's message.
  */
 export async function readLimitedBytes(request: Request, limit: number, tooLarge: string): Promise<Uint8Array> {
+  // The rest of the body is left unsent or unread: the connection is closed after the answer, so that a client
+  // does not send its next request on a connection still carrying this one's body.
+  const refusal = () => new ApiError("payload_too_large", { message: tooLarge, headers: { Connection: "close" } });
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > limit) throw new ApiError("payload_too_large", { message: tooLarge });
+  if (declared > limit) throw refusal();
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (request.body) {
@@ -100,7 +103,7 @@ export async function readLimitedBytes(request: Request, limit: number, tooLarge
       size += chunk.value.byteLength;
       if (size > limit) {
         await reader.cancel().catch(() => undefined);
-        throw new ApiError("payload_too_large", { message: tooLarge });
+        throw refusal();
       }
       chunks.push(chunk.value);
     }

@@ -2,18 +2,45 @@ import type { z } from "zod";
 import type { ErrorCode } from "@/lib/http/error-codes";
 import { ApiError, type FieldError } from "@/lib/http/errors";
 
-/** The offending members named by a zod failure, one per member: unknown members each get their own. */
+/**
+ * The most offending members a 400 names. A 16 KiB body (or query string) can hold thousands of unknown members:
+ * named each in errors[] and again in the message, they made a 400 nine times the size of the request.
+ */
+export const MAX_FIELD_ERRORS = 20;
+
+/** The most characters of a client's member name a 400 repeats. */
+const MAX_ECHOED_NAME = 60;
+
+function echoed(name: string): string {
+  return name.length <= MAX_ECHOED_NAME ? name : `${name.slice(0, MAX_ECHOED_NAME)}…`;
+}
+
+/**
+ * The offending members named by a zod failure, one per member (unknown members each get their own), the first
+ * MAX_FIELD_ERRORS of them, client-chosen names cut to MAX_ECHOED_NAME characters.
+ */
 export function fieldErrors(error: z.ZodError): FieldError[] {
-  return error.issues.flatMap((issue): FieldError[] => {
-    const path = issue.path.map(String).join(".");
-    if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => ({
-        path: path ? `${path}.${key}` : key,
-        message: `${key} is not a known member`,
-      }));
+  const errors: FieldError[] = [];
+  for (const issue of error.issues) {
+    const path = issue.path.map((segment) => echoed(String(segment))).join(".");
+    const members =
+      issue.code === "unrecognized_keys"
+        ? issue.keys.map((key) => ({
+            path: path ? `${path}.${echoed(key)}` : echoed(key),
+            message: `${echoed(key)} is not a known member`,
+          }))
+        : [{ path, message: issue.message }];
+    for (const member of members) {
+      if (errors.length === MAX_FIELD_ERRORS) return errors;
+      errors.push(member);
     }
-    return [{ path, message: issue.message }];
-  });
+  }
+  return errors;
+}
+
+/** How many members a zod failure names in all, of which fieldErrors lists the first MAX_FIELD_ERRORS. */
+function offendingCount(error: z.ZodError): number {
+  return error.issues.reduce((count, issue) => count + (issue.code === "unrecognized_keys" ? issue.keys.length : 1), 0);
 }
 
 /** Parses input with a schema, or throws the 400 with this code naming every offending member. */
@@ -26,6 +53,9 @@ export function parseOrThrow<S extends z.ZodType>(
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const errors = fieldErrors(result.error);
-  const message = `${what}: ${errors.map((error) => error.message).join("; ")}.`;
+  const more = offendingCount(result.error) - errors.length;
+  const message =
+    `${what}: ${errors.map((error) => error.message).join("; ")}` +
+    `${more > 0 ? `; and ${more.toLocaleString("en")} more` : ""}.`;
   throw new ApiError(code, { message, errors });
 }

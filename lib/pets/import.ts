@@ -4,7 +4,7 @@ import type { AuditContext } from "@/lib/audit/record";
 import { categoryNameKey } from "@/lib/categories/schema";
 import { listCategories } from "@/lib/categories/store";
 import { candidate } from "@/lib/client/pet-form";
-import { CsvReadError, readCsv, type CsvRecord } from "@/lib/csv/read";
+import { CsvReadError, quoted, readCsv, type CsvRecord } from "@/lib/csv/read";
 import { csvLine } from "@/lib/csv/write";
 import { config } from "@/lib/config";
 import { db, type Transaction } from "@/lib/db/client";
@@ -28,6 +28,21 @@ export const IMPORT_LIMIT_BYTES = 5 * 1024 * 1024;
 export const IMPORT_LIMIT_MESSAGE =
   `The file is larger than ${IMPORT_LIMIT_BYTES / 1024 / 1024} MiB: split it into smaller files ` +
   "(each is imported on its own).";
+
+/**
+ * The longest field an import reads: a name has at most 200 characters, and a column the import does not know
+ * (notes, say) may hold more, but not a whole file.
+ */
+export const IMPORT_MAX_FIELD_LENGTH = 10_000;
+
+/** The problems a report lists; the rest are counted (`errorsNotListed`) and all are in the bad rows download. */
+export const IMPORT_REPORT_MAX_ERRORS = 1_000;
+
+/**
+ * How much larger than its file the bad rows download may be: the error column and the padding of short rows to
+ * the header's width. A file whose bad rows would need more is refused rather than answered with tens of MiB.
+ */
+export const BAD_ROWS_EXTRA_BYTES = 5 * 1024 * 1024;
 
 /** Valid rows created per transaction: a 10,000-row file is 100 short transactions, not one long one. */
 export const IMPORT_BATCH_SIZE = 100;
@@ -63,7 +78,8 @@ function columnsOf(header: string[]): Columns {
     const earlier = seen.get(known);
     if (earlier !== undefined)
       throw new ApiError("invalid_csv", {
-        message: `The header row names the ${known} column twice ("${earlier}" and "${name}"); keep one.`,
+        message:
+          `The header row names the ${known} column twice ("${quoted(earlier)}" and "${quoted(name)}"); ` + "keep one.",
       });
     seen.set(known, name);
     if (known === "id" || known === "error") columns.ignored.push(name);
@@ -77,7 +93,7 @@ function columnsOf(header: string[]): Columns {
     throw new ApiError("invalid_csv", {
       message:
         `The header row must name the columns name and categoryId (or category, by name; status is optional); ` +
-        `it lacks ${missing.join(" and ")}. It reads: ${header.join(", ")}.`,
+        `it lacks ${missing.join(" and ")}. It reads: ${quoted(header.join(", "), 200)}.`,
     });
   return columns;
 }
@@ -111,7 +127,7 @@ function checkRow(record: CsvRecord, columns: Columns, width: number, categories
       problems.push({
         line: record.line,
         column: columns.members.category!.header,
-        message: `No category is called “${categoryName}”: add it on the Categories page, or give its id`,
+        message: `No category is called “${quoted(categoryName)}”: add it on the Categories page, or give its id`,
       });
     else categoryId = String(id);
   }
@@ -145,7 +161,7 @@ async function checkFile(bytes: Uint8Array): Promise<CheckedFile> {
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   let table;
   try {
-    table = readCsv(bytes);
+    table = readCsv(bytes, { fieldLength: IMPORT_MAX_FIELD_LENGTH });
   } catch (error) {
     if (error instanceof CsvReadError) throw new ApiError("invalid_csv", { message: error.message });
     throw error;
@@ -168,8 +184,10 @@ export type ImportReport = {
   valid: number;
   /** Rows with at least one problem: they are never imported. */
   invalid: number;
-  /** Each problem of each invalid row, in file order. */
+  /** Each problem of each invalid row, in file order: the first IMPORT_REPORT_MAX_ERRORS of them. */
   errors: RowProblem[];
+  /** The problems past those listed in `errors`. */
+  errorsNotListed: number;
   /** Columns that are not imported: unknown ones, reported rather than dropped unnoticed. */
   unknownColumns: string[];
   /** Columns deliberately not imported: `id` (new pets get new ids), `error` (of a bad-rows download). */
@@ -191,6 +209,13 @@ async function doneLinesOf(sha256: string, tx: Transaction = db()): Promise<Done
 
 function report(file: CheckedFile, importId: string, alreadyImported: number, toCreate: number): ImportReport {
   const valid = file.rows.filter((row) => row.pet);
+  const errors: RowProblem[] = [];
+  let errorsNotListed = 0;
+  for (const row of file.rows)
+    for (const problem of row.problems) {
+      if (errors.length < IMPORT_REPORT_MAX_ERRORS) errors.push(problem);
+      else errorsNotListed++;
+    }
   return {
     importId,
     sha256: file.sha256,
@@ -198,7 +223,8 @@ function report(file: CheckedFile, importId: string, alreadyImported: number, to
     rows: file.rows.length,
     valid: valid.length,
     invalid: file.rows.length - valid.length,
-    errors: file.rows.flatMap((row) => row.problems),
+    errors,
+    errorsNotListed,
     unknownColumns: file.columns.unknown,
     ignoredColumns: file.columns.ignored,
     alreadyImported,
@@ -313,6 +339,8 @@ export async function badRowsCsv(bytes: Uint8Array): Promise<string> {
   const header = existing === -1 ? [...file.header, "error"] : file.header;
   const errorAt = existing === -1 ? file.header.length : existing;
   const lines = [csvLine(header)];
+  const budget = bytes.byteLength + BAD_ROWS_EXTRA_BYTES;
+  let size = lines[0].length;
   for (const row of file.rows) {
     if (row.problems.length === 0) continue;
     // Fields past the header's columns are left out: the error says how many the row had.
@@ -320,7 +348,16 @@ export async function badRowsCsv(bytes: Uint8Array): Promise<string> {
     fields[errorAt] = row.problems
       .map(({ column, message }) => (column ? `${column}: ${message}` : message))
       .join("; ");
-    lines.push(csvLine(fields));
+    const line = csvLine(fields);
+    size += line.length;
+    if (size > budget)
+      throw new ApiError("invalid_csv", {
+        message:
+          "The bad rows of this file, with their errors, would make a download more than " +
+          `${BAD_ROWS_EXTRA_BYTES / 1024 / 1024} MiB larger than the file: fix the problems the check lists ` +
+          "first, or split the file.",
+      });
+    lines.push(line);
   }
   return lines.join("");
 }
