@@ -59,7 +59,10 @@ const commands: Record<string, CommandSpec> = {
         .join(", ")}`,
   },
   "reset-password": onEmail("reset-password", "Sets a new password (from stdin) and ends the account's sessions."),
-  unlock: onEmail("unlock", "Clears the account's failed sign-ins and every address's lock."),
+  unlock: onEmail(
+    "unlock",
+    "Clears the account's failed sign-ins, every address's lock and its count of attempts from new places.",
+  ),
 };
 
 const date = (value: Date | null) => (value ? value.toISOString().replace(/\.\d+Z$/, "Z") : "");
@@ -188,7 +191,8 @@ await runCommand(async () => {
       if (unchanged(unlocked)) return;
       console.log(
         `Unlocked ${unlocked.staff.email}: failed sign-ins cleared, ` +
-          `${unlocked.unlockedAddresses} locked-out address(es) may sign in again.`,
+          `${unlocked.unlockedAddresses} locked-out address(es) may sign in again; ` +
+          `the account's ${unlocked.cleared.accountAttempts} attempts from new places in this window are forgotten.`,
       );
     }
   } catch (error) {

@@ -1,9 +1,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { databaseConfig } from "@/lib/config";
 import { call, type Reply } from "@/scripts/harness/http";
 import {
   createStaff,
   createTestDatabase,
+  runScript,
   startServer,
   testProviders,
   type RunningServer,
@@ -17,8 +21,48 @@ import {
 
 const providers = await testProviders();
 const STAFF = { email: "throttled@animal-store.example", password: "the staff member's password" };
+const ADMIN = { email: "throttle-admin@animal-store.example", password: "the admin's long password" };
+const SPREAD = { email: "spread@animal-store.example", password: "the spread-out owner's password" };
+const UNLOCKED = { email: "unlocked@animal-store.example", password: "the unlocked owner's password" };
+const TOOL_UNLOCKED = { email: "tool-unlocked@animal-store.example", password: "the tool's owner's password" };
 const FREE_FAILURES = 5;
 const ADDRESS_LIMIT = 20;
+const ACCOUNT_LIMIT = 100;
+const WINDOW_SECONDS = 15 * 60;
+
+/**
+ * Sets an email's count of attempts from new places, in this window and the next, to `count`: where ACCOUNT_LIMIT
+ * failed password checks would leave it, without the 100 scrypt hashes (most of a minute on two cores).
+ */
+async function setAccountCount(database: TestDatabase, email: string, count: number): Promise<void> {
+  const windowStart = Math.floor(Date.now() / 1000 / WINDOW_SECONDS) * WINDOW_SECONDS;
+  const sql = (p: (n: number) => string) =>
+    `INSERT INTO sign_in_throttles (bucket, window_start, count) VALUES (${p(1)}, ${p(2)}, ${p(3)}) ` +
+    "ON CONFLICT (bucket, window_start) DO UPDATE SET count = excluded.count";
+  for (const start of [windowStart, windowStart + WINDOW_SECONDS]) {
+    const values = [`account ${email}`, start, count];
+    if (database.provider === "sqlite") {
+      const config = databaseConfig(database.url);
+      const file = new Database(config.provider === "sqlite" ? config.file : "");
+      try {
+        file.prepare(sql(() => "?")).run(...values);
+      } finally {
+        file.close();
+      }
+    } else {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        await client.query(
+          sql((n) => `$${n}`),
+          values,
+        );
+      } finally {
+        await client.end();
+      }
+    }
+  }
+}
 
 function assertThrottled(reply: Reply, retryAfter: (seconds: number) => boolean, message: RegExp) {
   assert.equal(reply.status, 429, reply.text);
@@ -53,6 +97,9 @@ for (const provider of providers) {
     before(async () => {
       database = await createTestDatabase(provider);
       await createStaff(database.url, STAFF.email, STAFF.password); // migrates the fresh database first
+      for (const account of [SPREAD, UNLOCKED, TOOL_UNLOCKED])
+        await createStaff(database.url, account.email, account.password);
+      await createStaff(database.url, ADMIN.email, ADMIN.password, "admin");
       first = await startServer("custom", database.url, { TRUSTED_PROXIES: "127.0.0.1" });
       second = await startServer("custom", database.url, { TRUSTED_PROXIES: "127.0.0.1" });
       untrusting = await startServer("custom", database.url);
@@ -139,6 +186,126 @@ for (const provider of providers) {
       );
       // Behind the trusted proxy, the same header names another address, which nothing has locked.
       assertRefused(await signIn(first, "198.51.100.30", email, "a guessed password"));
+    });
+
+    test(
+      "six addresses making twenty wrong guesses each do not lock the staff member out: " +
+        "the right password signs in from a new address and from home, and the guessers stay throttled",
+      async () => {
+        const home = "198.51.100.40";
+        assert.equal((await signIn(first, home, SPREAD.email, SPREAD.password)).status, 200);
+        const guessers = Array.from({ length: 6 }, (_, index) => `198.51.100.${41 + index}`);
+        await Promise.all(
+          guessers.map(async (from, index) => {
+            let checked = 0;
+            for (let guess = 0; guess < ADDRESS_LIMIT; guess++) {
+              const reply = await signIn((guess + index) % 2 ? second : first, from, SPREAD.email, `guess ${guess}`);
+              if (reply.status === 401) checked++;
+              else assert.equal(reply.body.code, "sign_in_throttled", reply.text);
+            }
+            assert.equal(checked, FREE_FAILURES, `${from}: its own lock stops it after ${FREE_FAILURES} failures`);
+          }),
+        );
+
+        const fromNewAddress = await signIn(second, "198.51.100.47", SPREAD.email, SPREAD.password);
+        assert.equal(fromNewAddress.status, 200, fromNewAddress.text);
+        assert.match(fromNewAddress.headers.get("set-cookie") ?? "", /animal_store_session=/);
+        const fromHome = await signIn(first, home, SPREAD.email, SPREAD.password);
+        assert.equal(fromHome.status, 200, fromHome.text);
+
+        for (const from of guessers)
+          for (const server of [first, second])
+            assertThrottled(
+              await signIn(server, from, SPREAD.email, SPREAD.password),
+              (s) => s <= WINDOW_SECONDS,
+              // The address's own limit; or, should a window have ended meanwhile, its lock for this account.
+              /^Too many (sign-in attempts|failed sign-ins for this account) from your network\./,
+            );
+      },
+    );
+
+    /**
+     * Leaves `account` refused from two addresses by the two counts that can refuse it, and returns them: one
+     * address locked by its five failures, and one that failed once while the account is past its limit of
+     * attempts from new places.
+     */
+    async function refuseAccount(account: { email: string; password: string }, [locked, failedOnce]: string[]) {
+      for (let failure = 0; failure < FREE_FAILURES; failure++)
+        assertRefused(await signIn(failure % 2 ? second : first, locked, account.email, "a guessed password"));
+      await setAccountCount(database, account.email, ACCOUNT_LIMIT);
+      const guess = await signIn(first, failedOnce, account.email, "a mistyped password");
+      assert.ok(guess.status === 401 || guess.status === 429, guess.text);
+      for (const from of [locked, failedOnce])
+        for (const server of [first, second])
+          assertThrottled(
+            await signIn(server, from, account.email, account.password),
+            (s) => s <= WINDOW_SECONDS,
+            /^Too many (failed sign-ins|sign-in attempts) for this account/,
+          );
+      return [locked, failedOnce];
+    }
+
+    /** The newest staff.unlocked record, as the activity log shows it to an admin. */
+    async function lastUnlockRecord(adminCookie: string) {
+      const reply = await call(first.baseUrl, "GET", "/admin/api/activity?action=staff.unlocked&limit=1", {
+        headers: { Cookie: adminCookie, "X-Forwarded-For": "198.51.100.90" },
+      });
+      assert.equal(reply.status, 200, reply.text);
+      return reply.body[0];
+    }
+
+    async function adminCookie(): Promise<string> {
+      const reply = await signIn(first, "198.51.100.90", ADMIN.email, ADMIN.password);
+      assert.equal(reply.status, 200, reply.text);
+      return reply.headers.get("set-cookie")!.split(";")[0];
+    }
+
+    test("Unlock on the Staff page clears every count that refuses the account: it signs in at once", async () => {
+      const cookie = await adminCookie();
+      const addresses = await refuseAccount(UNLOCKED, ["198.51.100.61", "198.51.100.62"]);
+      const listing = await call(first.baseUrl, "GET", "/admin/api/staff", {
+        headers: { Cookie: cookie, "X-Forwarded-For": "198.51.100.90" },
+      });
+      const listed = listing.body.find((item: { email: string }) => item.email === UNLOCKED.email);
+      assert.equal(listed.lockedAddresses, 2n, "the Staff page shows both refused addresses, so it offers Unlock");
+
+      const id = listed.id;
+      const unlocked = await call(first.baseUrl, "POST", `/admin/api/staff/${id}/unlock`, {
+        headers: { Origin: first.baseUrl, Cookie: cookie, "X-Forwarded-For": "198.51.100.90" },
+      });
+      assert.equal(unlocked.status, 200, unlocked.text);
+      for (const [index, from] of addresses.entries()) {
+        const reply = await signIn(index % 2 ? first : second, from, UNLOCKED.email, UNLOCKED.password);
+        assert.equal(reply.status, 200, `${from}: ${reply.text}`);
+      }
+      assert.equal(unlocked.body.failedSignIns, 0n);
+      assert.equal(unlocked.body.cleared.lockedAddresses, 2n);
+      assert.equal(unlocked.body.cleared.failedAddresses, 2n);
+      assert.ok(unlocked.body.cleared.accountAttempts > BigInt(ACCOUNT_LIMIT), unlocked.text);
+
+      const record = await lastUnlockRecord(cookie);
+      assert.equal(record.actor.label, ADMIN.email);
+      assert.deepEqual([record.target.type, record.target.label], ["staff", UNLOCKED.email]);
+      assert.equal(record.clientAddress, "198.51.100.90");
+      assert.equal(record.details.lockedAddresses, 2n);
+    });
+
+    test("`npm run staff -- unlock` clears every count that refuses the account: it signs in at once", async () => {
+      const addresses = await refuseAccount(TOOL_UNLOCKED, ["198.51.100.71", "198.51.100.72"]);
+      const printed = await runScript("staff.ts", ["unlock", TOOL_UNLOCKED.email], database.url);
+      for (const [index, from] of addresses.entries()) {
+        const reply = await signIn(index % 2 ? first : second, from, TOOL_UNLOCKED.email, TOOL_UNLOCKED.password);
+        assert.equal(reply.status, 200, `${from}: ${reply.text}`);
+      }
+      const attempts = /; the account's (\d+) attempts from new places in this window are forgotten\.$/m.exec(printed);
+      assert.ok(attempts && Number(attempts[1]) > ACCOUNT_LIMIT, printed);
+      assert.match(
+        printed,
+        /^Unlocked tool-unlocked@animal-store\.example: failed sign-ins cleared, 2 locked-out address\(es\) may sign/m,
+      );
+      const record = await lastUnlockRecord(await adminCookie());
+      assert.deepEqual([record.actor.type, record.target.label], ["cli", TOOL_UNLOCKED.email]);
+      assert.equal(record.details.lockedAddresses, 2n);
     });
   });
 }

@@ -15,8 +15,17 @@ const { db } = await import("@/lib/db/client");
 const { migrate } = await import("@/lib/db/migrate");
 const { decoyHash, HASH_THREAD_NICE, hashPassword, scryptActivity, verifyPassword } =
   await import("@/lib/auth/passwords");
-const { createStaff, disableStaff, FREE_FAILURES, listStaff, lockDuration, signIn, signInFrom, StaffError } =
-  await import("@/lib/auth/staff");
+const {
+  createStaff,
+  disableStaff,
+  FREE_FAILURES,
+  listStaff,
+  lockDuration,
+  signIn,
+  signInFrom,
+  StaffError,
+  unlockStaff,
+} = await import("@/lib/auth/staff");
 const throttle = await import("@/lib/auth/sign-in-throttle");
 const { ApiError } = await import("@/lib/http/errors");
 const { runHousekeeping } = await import("@/lib/housekeeping");
@@ -303,16 +312,15 @@ describe("the sign-in limits, before any hash", () => {
   });
 
   test(
-    `past ${throttle.ACCOUNT_LIMIT} attempts from many addresses, an account refuses new addresses ` +
-      "but not one its staff member signed in from before",
+    "six addresses making twenty attempts each, every one refused by its own lock, count nothing against the " +
+      "account: a new address signs in, and so does the staff member's own",
     async () => {
       const email = await newStaff();
       const home = address();
       assert.ok(await signInFrom(home, email, password));
-      // ACCOUNT_LIMIT / ADDRESS_LIMIT addresses, each at its own limit: the account's limit exactly. Each
-      // has already locked itself out (as five failures would, shown above), so its attempts are counted
-      // without a hash each.
-      for (let attacker = 0; attacker < throttle.ACCOUNT_LIMIT / throttle.ADDRESS_LIMIT; attacker++) {
+      // Six addresses, each at its own limit: past the account's, had their attempts counted there. Each has
+      // already locked itself out (as five failures would, shown above), so its attempts cost no hash each.
+      for (let attacker = 0; attacker < 6; attacker++) {
         const from = address();
         await db().signInLock.create({
           data: {
@@ -327,17 +335,109 @@ describe("the sign-in limits, before any hash", () => {
           await assert.rejects(signInFrom(from, email, "a wrong password!"), throttledError());
         await assert.rejects(signInFrom(from, email, password), throttledError(), "the attacker's own limit");
       }
-      const hashes = await hashesDuring(() =>
-        assert.rejects(signInFrom(address(), email, password), (error) => {
-          throttledError((seconds) => seconds <= throttle.WINDOW_SECONDS)(error);
-          assert.match((error as Error).message, /for this account from new places/);
-          return true;
-        }),
+      const counted = await db().signInThrottle.findMany({ where: { bucket: `account ${email}` } });
+      assert.equal(
+        counted.reduce((sum, row) => sum + row.count, 0),
+        0,
+        "refused attempts are not counted",
       );
-      assert.equal(hashes, 0);
+      const fromNewAddress = address();
+      assert.equal(
+        await hashesDuring(async () => assert.ok(await signInFrom(fromNewAddress, email, password))),
+        1,
+        "the staff member signs in from a new address",
+      );
       assert.ok(await signInFrom(home, email, password), "the staff member's own address still signs in");
     },
   );
+
+  /** Where ACCOUNT_LIMIT failed checks of `email` from new places in the window of `now` would leave its count. */
+  const pastAccountLimit = async (email: string, now: Date) => {
+    const windowStart = BigInt(Math.floor(now.getTime() / 1000 / throttle.WINDOW_SECONDS) * throttle.WINDOW_SECONDS);
+    const bucket = `account ${email}`;
+    await db().signInThrottle.upsert({
+      where: { bucket_windowStart: { bucket, windowStart } },
+      create: { bucket, windowStart, count: throttle.ACCOUNT_LIMIT },
+      update: { count: throttle.ACCOUNT_LIMIT },
+    });
+  };
+
+  test(
+    `past ${throttle.ACCOUNT_LIMIT} failed checks from new places, an account is slowed, not closed: ` +
+      "each new address gets one try, one that failed is refused without a hash until the window ends",
+    async () => {
+      const email = await newStaff();
+      const now = new Date("2031-03-01T00:05:00Z"); // 10 minutes before its window ends
+      const [home, failed, fresh, burst] = [address(), address(), address(), address()];
+      assert.ok(await signInFrom(home, email, password, now));
+      await pastAccountLimit(email, now);
+
+      assert.equal(await signInFrom(failed, email, "a wrong password!", now), undefined, "its one try is checked");
+      const newPlaces = (error: unknown) => {
+        throttledError((seconds) => seconds === 10 * 60)(error);
+        assert.match((error as Error).message, /for this account from new places/);
+        return true;
+      };
+      const refusals = await hashesDuring(async () => {
+        await assert.rejects(signInFrom(failed, email, password, now), newPlaces, "even the right password");
+        await assert.rejects(signInFrom(failed, email, "a wrong password!", now), newPlaces);
+      });
+      assert.equal(refusals, 0, "refused without a hash");
+
+      assert.ok(await signInFrom(fresh, email, password, now), "the staff member signs in from a new address");
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 3 }, () => signInFrom(burst, email, "a wrong password!", now)),
+      );
+      assert.equal(outcomes.filter((outcome) => outcome.status === "fulfilled").length, 1, "a burst gets one try");
+      for (const outcome of outcomes) if (outcome.status === "rejected") newPlaces(outcome.reason);
+
+      assert.equal(await signInFrom(home, email, "a wrong password!", now), undefined);
+      assert.ok(await signInFrom(home, email, password, now), "a known address is never slowed");
+      assert.equal((await listStaff(now)).find((member) => member.email === email)?.lockedAddresses, 2);
+
+      const nextWindow = new Date(now.getTime() + 10 * 60_000);
+      assert.ok(await signInFrom(failed, email, password, nextWindow), "the refusal ends with the window");
+    },
+  );
+
+  test("unlock clears every count that refuses the account, says what it cleared, and records it", async () => {
+    const email = await newStaff();
+    const now = new Date("2031-03-02T00:00:00Z");
+    const [locked, failedOnce] = [address(), address()];
+    for (let failure = 0; failure < FREE_FAILURES; failure++)
+      assert.equal(await signInFrom(locked, email, "a wrong password!", now), undefined);
+    await pastAccountLimit(email, now);
+    assert.equal(await signInFrom(failedOnce, email, "a wrong password!", now), undefined);
+    for (const from of [locked, failedOnce])
+      await assert.rejects(signInFrom(from, email, password, now), throttledError());
+
+    const unlocked = await unlockStaff(email, { now });
+    assert.ok(unlocked.changed);
+    assert.deepEqual(unlocked.cleared, {
+      lockedAddresses: 2,
+      failedAddresses: 2,
+      accountAttempts: throttle.ACCOUNT_LIMIT + 2, // failedOnce's failure, then its refused right password
+    });
+    assert.equal(unlocked.unlockedAddresses, 2);
+    assert.equal(unlocked.staff.failedSignIns, 0);
+    assert.equal(await db().signInThrottle.count({ where: { bucket: { startsWith: `account ${email}` } } }), 0);
+    const record = await db().auditEvent.findFirstOrThrow({
+      where: { action: "staff.unlocked", targetLabel: email },
+      select: { actorType: true, details: true },
+    });
+    assert.equal(record.actorType, "cli");
+    assert.deepEqual(JSON.parse(record.details ?? "null"), {
+      lockedAddresses: 2,
+      failedAddresses: 2,
+      accountAttempts: throttle.ACCOUNT_LIMIT + 2,
+      failedSignIns: FREE_FAILURES + 1,
+    });
+
+    for (const from of [locked, failedOnce])
+      assert.ok(await signInFrom(from, email, password, now), `${from} signs in at once`);
+    const again = await unlockStaff(email, { now });
+    assert.equal(again.changed, false, "nothing left to clear");
+  });
 
   test(
     `at most ${throttle.MAX_CONCURRENT_HASHES} hashes at once: ` +

@@ -53,9 +53,12 @@ export function staffIdOf({ params }: EdgeContext<SignedInCaller>): number {
   return id;
 }
 
-/** Runs a change, answering its refusals with the catalogue's codes. */
-export async function staffChange(work: () => Promise<StaffChange>): Promise<Response> {
-  let change: StaffChange;
+/**
+ * Runs a change, answering its refusals with the catalogue's codes. An unlock answers what it cleared too:
+ * `cleared` (ClearedSignInCounts).
+ */
+export async function staffChange(work: () => Promise<StaffChange<{ cleared?: object }>>): Promise<Response> {
+  let change: StaffChange<{ cleared?: object }>;
   try {
     change = await work();
   } catch (error) {
@@ -65,7 +68,7 @@ export async function staffChange(work: () => Promise<StaffChange>): Promise<Res
     throw new ApiError("staff_unchanged", {
       message: `Nothing changed: ${change.staff.email} is ${change.already}.`,
     });
-  return json(staffJson(change.staff));
+  return json({ ...staffJson(change.staff), ...(change.cleared ? { cleared: change.cleared } : {}) });
 }
 
 export function staffApiError(error: unknown): unknown {
@@ -90,7 +93,7 @@ export function staffApiError(error: unknown): unknown {
 export function staffChangeRoute<Body = undefined>(
   method: "POST" | "PUT",
   operationId: string,
-  change: (id: number, body: Body, audit: AuditContext) => Promise<StaffChange>,
+  change: (id: number, body: Body, audit: AuditContext) => Promise<StaffChange<{ cleared?: object }>>,
   body?: { schema: z.ZodType<Body>; invalid: string },
 ): EdgeRoute {
   return edgeRoute(adminSurface, {

@@ -6,21 +6,27 @@ import { ApiError } from "@/lib/http/errors";
 import { log } from "@/lib/log";
 
 // What stands between a sign-in attempt and scrypt. Checked in this order, each before any password is
-// hashed, so a refused attempt costs a database round trip at most:
+// hashed, so a refused attempt costs a database round trip or two at most:
 //
 // 1. Per client address, across every email: ADDRESS_LIMIT attempts per window.
-// 2. Per email, across addresses: ACCOUNT_LIMIT attempts per window from addresses that have not signed
-//    in to that email within KNOWN_ADDRESS_DAYS. It slows guessing spread over many addresses; an
-//    address alone cannot reach it (ADDRESS_LIMIT is far lower and both count in the same windows), and
-//    it never stops a staff member at an address they signed in from before.
-// 3. Per (email, address): FREE_FAILURES failures in a row lock that pair, for a time that doubles
+// 2. Per (email, address): FREE_FAILURES failures in a row lock that pair, for a time that doubles
 //    with each further failure. A stranger's failures lock only the stranger's own address.
+// 3. Per email, across addresses: past ACCOUNT_LIMIT password checks in a window from addresses that
+//    have not signed in to that email within KNOWN_ADDRESS_DAYS, the account is slowed, never closed:
+//    each such address gets one try at it, and one that has failed at it since its last success there
+//    is refused until the window ends. Guessing spread over many addresses then costs an address per
+//    guess, while the staff member still signs in from any address that has not been guessing, and
+//    from any address they signed in from before (those are never counted).
+//    Attempts refused by 1 or 2 are not counted here: an address stopped by its own limits adds
+//    nothing, so six addresses making twenty guesses each count 30 checks, not 120.
 // 4. Per process: at most MAX_CONCURRENT_HASHES hashes at once and MAX_WAITING_HASHES waiting.
 //
 // Past any of them the answer is 429 `sign_in_throttled` with Retry-After, at once. The counts are rows in
 // the database, shared by every instance, and they are kept for any email typed, account or not, so a
 // refusal never tells whether an account exists. A successful sign-in gives its attempt back, so staff
-// behind one office address do not use up each other's allowance: the limits count failures.
+// behind one office address do not use up each other's allowance: the limits count failures. Unlocking
+// an account (clearSignInCounts) clears every count that can refuse it: its pairs' failures and locks,
+// and its counts per window; an address's own limit (1) is left to end with its window.
 
 export const WINDOW_SECONDS = 15 * 60;
 export const ADDRESS_LIMIT = 20;
@@ -82,6 +88,10 @@ function throttled(retryAfterSeconds: number, message: string): ApiError {
 
 const addressBucket = (address: string) => `address ${address}`;
 const accountBucket = (key: string) => `account ${key}`;
+/** The tries of one address at an email past the email's ACCOUNT_LIMIT: one is allowed per window. */
+const tryBucket = (key: string, address: string) => `${accountBucket(key)} from ${address}`;
+
+const windowOf = (now: Date) => Math.floor(now.getTime() / 1000 / WINDOW_SECONDS) * WINDOW_SECONDS;
 
 /** Counts one attempt in a bucket's window; returns the window's count, this attempt included. */
 async function count(bucket: string, windowStart: number): Promise<number> {
@@ -196,7 +206,7 @@ export type AdmittedAttempt = {
 export async function admitSignIn(emailInput: string, address: string, now = new Date()): Promise<AdmittedAttempt> {
   if (!hashSlotsOpen()) throw signInsBusy(); // no count, no database: nothing would be checked anyway
   const seconds = now.getTime() / 1000;
-  const windowStart = Math.floor(seconds / WINDOW_SECONDS) * WINDOW_SECONDS;
+  const windowStart = windowOf(now);
   const windowLeft = windowStart + WINDOW_SECONDS - seconds;
   const fromHere = "Too many sign-in attempts from your network.";
   if (refusedFromMemory(address, windowStart)) throw throttled(windowLeft, fromHere);
@@ -215,24 +225,111 @@ export async function admitSignIn(emailInput: string, address: string, now = new
 
   const key = signInKey(emailInput);
   const pair = await readPair(key, address);
+  // A locked pair is refused before the account counts it: its refusals must not add up to the account's limit.
+  if (pair?.lockedUntil && pair.lockedUntil > now.getTime())
+    throw throttled(
+      (pair.lockedUntil - now.getTime()) / 1000,
+      "Too many failed sign-ins for this account from your network.",
+    );
   const known = pair?.signedInAt != null && pair.signedInAt > now.getTime() - KNOWN_ADDRESS_DAYS * DAY_MS;
   if (!known) {
     const accountCount = await count(accountBucket(key), windowStart);
     counted.push(accountBucket(key));
     if (accountCount > ACCOUNT_LIMIT) {
       if (accountCount === ACCOUNT_LIMIT + 1) log("warn", "sign-in limit reached", { limit: "account", email: key });
-      throw throttled(
-        windowLeft,
-        "Too many sign-in attempts for this account from new places. Sign in from a place you used before, or wait.",
-      );
+      const newPlaces =
+        "Too many sign-in attempts for this account from new places. Sign in from a place you used before, or wait.";
+      if (pair && pair.failures > 0) throw throttled(windowLeft, newPlaces);
+      // One try per address, counted atomically so that a burst of them from one address gets one check.
+      const tries = await count(tryBucket(key, address), windowStart);
+      counted.push(tryBucket(key, address));
+      if (tries > 1) throw throttled(windowLeft, newPlaces);
     }
   }
-  if (pair?.lockedUntil && pair.lockedUntil > now.getTime())
-    throw throttled(
-      (pair.lockedUntil - now.getTime()) / 1000,
-      "Too many failed sign-ins for this account from your network.",
-    );
   return { giveBack };
+}
+
+// ---- What refuses an account, and unlocking it -----------------------------------------------------------
+
+/**
+ * For each email, the client addresses refused it right now: those whose pair is locked, and, while the email
+ * is past ACCOUNT_LIMIT in this window, those not known to it that have failed at it.
+ */
+export async function lockedOutAddresses(
+  emails: string[],
+  now = new Date(),
+  client: Transaction = db(),
+): Promise<Map<string, number>> {
+  const at = BigInt(now.getTime());
+  const locked = await client.signInLock.groupBy({
+    by: ["email"],
+    where: { email: { in: emails }, lockedUntil: { gt: at } },
+    _count: { _all: true },
+  });
+  const past = await client.signInThrottle.findMany({
+    where: {
+      bucket: { in: emails.map(accountBucket) },
+      windowStart: BigInt(windowOf(now)),
+      count: { gt: ACCOUNT_LIMIT },
+    },
+    select: { bucket: true },
+  });
+  const failed =
+    past.length === 0
+      ? []
+      : await client.signInLock.groupBy({
+          by: ["email"],
+          where: {
+            email: { in: past.map((row) => row.bucket.slice(accountBucket("").length)) },
+            failures: { gt: 0 },
+            OR: [{ lockedUntil: null }, { lockedUntil: { lte: at } }],
+            AND: [{ OR: [{ signedInAt: null }, { signedInAt: { lte: at - BigInt(KNOWN_ADDRESS_DAYS * DAY_MS) } }] }],
+          },
+          _count: { _all: true },
+        });
+  const refused = new Map<string, number>();
+  for (const row of [...locked, ...failed]) refused.set(row.email, (refused.get(row.email) ?? 0) + row._count._all);
+  return refused;
+}
+
+/** What unlocking an account cleared. */
+export type ClearedSignInCounts = {
+  /** Client addresses that were refused the account (lockedOutAddresses). */
+  lockedAddresses: number;
+  /** Client addresses whose failures at the account were set back to none (the locked ones among them). */
+  failedAddresses: number;
+  /** Attempts at the account from new places counted in this window (towards ACCOUNT_LIMIT). */
+  accountAttempts: number;
+};
+
+/**
+ * Clears every count that can refuse `email` to anyone: the failures and lock of every (email, address) pair,
+ * its attempts from new places, in every window, and the one-try counts of the addresses past its limit. The
+ * addresses it signed in from stay known. An address's own limit, across every email, is not the account's
+ * and is left to end with its window.
+ */
+export async function clearSignInCounts(
+  email: string,
+  now = new Date(),
+  client: Transaction = db(),
+): Promise<ClearedSignInCounts> {
+  const lockedAddresses = (await lockedOutAddresses([email], now, client)).get(email) ?? 0;
+  const { count: failedAddresses } = await client.signInLock.updateMany({
+    where: { email, OR: [{ failures: { gt: 0 } }, { lockedUntil: { not: null } }] },
+    data: { failures: 0, lockedUntil: null, updatedAt: BigInt(now.getTime()) },
+  });
+  const account = accountBucket(email);
+  const rows = await client.signInThrottle.findMany({
+    where: { bucket: { startsWith: account } },
+    select: { bucket: true, windowStart: true, count: true },
+  });
+  const ours = rows.filter((row) => row.bucket === account || row.bucket.startsWith(tryBucket(email, "")));
+  const accountAttempts = ours
+    .filter((row) => row.bucket === account && row.windowStart === BigInt(windowOf(now)))
+    .reduce((sum, row) => sum + row.count, 0);
+  if (ours.length > 0)
+    await client.signInThrottle.deleteMany({ where: { bucket: { in: [...new Set(ours.map((row) => row.bucket))] } } });
+  return { lockedAddresses, failedAddresses, accountAttempts };
 }
 
 // ---- Hashes at once ------------------------------------------------------------------------------------

@@ -6,12 +6,15 @@ import { staffEmailSchema, staffPasswordSchema } from "@/lib/auth/staff-schema";
 import { decoyHash, hashPassword, verifyPassword } from "@/lib/auth/passwords";
 import {
   admitSignIn,
+  clearSignInCounts,
+  lockedOutAddresses,
   lockedUntil,
   recordFailure,
   recordSuccess,
   signInKey,
   throttleAddress,
   withHashSlot,
+  type ClearedSignInCounts,
 } from "@/lib/auth/sign-in-throttle";
 import { UNKNOWN_ADDRESS } from "@/lib/http/forwarded";
 
@@ -30,7 +33,10 @@ export type StaffInfo = {
   disabledAt: Date | null;
   failedSignIns: number;
 };
-/** An account as `staff list` shows it: with the number of client addresses locked out of it right now. */
+/**
+ * An account as `staff list` shows it: with the number of client addresses locked out of it right now (their own
+ * lock, or a failure there while the account is past its limit of attempts from new places).
+ */
 export type StaffListing = StaffInfo & { lockedAddresses: number };
 export type StaffRole = "staff" | "admin";
 export type SignedInStaff = { id: number; email: string; role: StaffRole };
@@ -95,12 +101,10 @@ export async function createStaff(
 
 export async function listStaff(now = new Date()): Promise<StaffListing[]> {
   const staff = await db().staff.findMany({ select: staffColumns, orderBy: { id: "asc" } });
-  const locks = await db().signInLock.groupBy({
-    by: ["email"],
-    where: { email: { in: staff.map((member) => member.email) }, lockedUntil: { gt: BigInt(now.getTime()) } },
-    _count: { _all: true },
-  });
-  const locked = new Map(locks.map((lock) => [lock.email, lock._count._all]));
+  const locked = await lockedOutAddresses(
+    staff.map((member) => member.email),
+    now,
+  );
   return staff.map((member) => ({ ...member, lockedAddresses: locked.get(member.email) ?? 0 }));
 }
 
@@ -253,31 +257,26 @@ export async function resetStaffPassword(
 }
 
 /**
- * Clears the account's failed sign-ins, from every address, and so every lock on it, with its staff.unlocked
- * record. Nothing to do when no failure is counted against it.
+ * Clears every count that can refuse the account to its staff member, with its staff.unlocked record: the
+ * failures and lock of every address (so every lock), its attempts from new places in this window, and its
+ * own failedSignIns (clearSignInCounts). Nothing to do when none of them counts anything.
  */
 export async function unlockStaff(
   account: StaffAccount,
   { audit = COMMAND_LINE, now = new Date() }: Options & { now?: Date } = {},
-): Promise<StaffChange<{ unlockedAddresses: number }>> {
+): Promise<StaffChange<{ unlockedAddresses: number; cleared: ClearedSignInCounts }>> {
   return db().$transaction(async (tx) => {
     const before = await findAccount(tx, account);
-    const locked = await tx.signInLock.count({
-      where: { email: before.email, lockedUntil: { gt: BigInt(now.getTime()) } },
-    });
-    const { count: cleared } = await tx.signInLock.updateMany({
-      where: { email: before.email, OR: [{ failures: { gt: 0 } }, { lockedUntil: { not: null } }] },
-      data: { failures: 0, lockedUntil: null, updatedAt: BigInt(now.getTime()) },
-    });
-    if (cleared === 0 && before.failedSignIns === 0)
+    const cleared = await clearSignInCounts(before.email, now, tx);
+    if (cleared.failedAddresses === 0 && cleared.accountAttempts === 0 && before.failedSignIns === 0)
       return { changed: false, staff: before, already: "not locked out and has no failed sign-ins" };
     const staff = await tx.staff.update({ where: { id: before.id }, data: { failedSignIns: 0 }, select: staffColumns });
     await recordAudit(tx, audit, {
       action: "staff.unlocked",
       target: staffTarget(staff),
-      details: { lockedAddresses: locked, failedSignIns: before.failedSignIns },
+      details: { ...cleared, failedSignIns: before.failedSignIns },
     });
-    return { changed: true, staff, unlockedAddresses: locked };
+    return { changed: true, staff, unlockedAddresses: cleared.lockedAddresses, cleared };
   });
 }
 
