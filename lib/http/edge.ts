@@ -7,6 +7,7 @@ import { stringifyJson } from "@/lib/http/json";
 import { log } from "@/lib/log";
 import { recordRequest, requestSeries, type RequestSeries, type SurfaceName } from "@/lib/metrics/registry";
 import type { SignedInStaff } from "@/lib/auth/staff";
+import type { RateLimitState } from "@/lib/rate-limit";
 
 // The one wrapper that owns the HTTP edge, for /v1 and for the admin app's endpoints alike. A handler
 // takes a Web Request (no Next-only APIs) and returns a Response; the edge assigns the request id, lets
@@ -31,6 +32,11 @@ export type RouteContext = {
   actingStaff?: SignedInStaff;
   /** The browser's address, as the admin endpoint that forwards its request concluded it. */
   actingAddress?: string;
+  /**
+   * The rate limit the admin endpoint that forwards the request already counted it against (`limits` undefined
+   * when rate limiting is off): /v1 does not count it again.
+   */
+  counted?: { limits: RateLimitState | undefined };
 };
 export type RouteFunction = (request: Request, context?: RouteContext) => Promise<Response>;
 
@@ -51,7 +57,7 @@ export type Surface<Caller> = {
   /** Identifies the caller, or throws the ApiError to answer instead (401, 403…). */
   identify(request: Request, context: RouteContext | undefined): Promise<Caller>;
   /** Lets an identified caller in, or throws the ApiError to answer instead (429…). */
-  admit?(caller: Caller): Promise<void>;
+  admit?(caller: Caller, request: Request, requestId: string): Promise<void>;
   /** What the log line of a refused or failed request says of its caller (never a secret). */
   logFields?(caller: Caller): Record<string, unknown>;
   /** Sets the headers every answer of the surface carries, refusals included; `caller` when identified. */
@@ -150,7 +156,7 @@ async function serve<Caller>(
       });
     if (!answer.anonymous) {
       caller = await surface.identify(request, context);
-      await surface.admit?.(caller);
+      await surface.admit?.(caller, request, requestId);
     }
     response = await handler({ request, url, params: await paramsOf(context), requestId, caller: caller as Caller });
   } catch (thrown) {
