@@ -37,6 +37,8 @@ for (const provider of providers) {
       await runScript("db-migrate.ts", [], database.url);
       key = await createKey(database.url, "retrying client");
       otherKey = await createKey(database.url, "another client");
+      await createStaff(database.url, "eve@animal-store.example", "eve's long password");
+      await createStaff(database.url, "finn@animal-store.example", "finn's long password");
       server = await startServer("custom", database.url);
     });
 
@@ -77,6 +79,31 @@ for (const provider of providers) {
       const theirs = await create({ name: "Scoped", categoryId: 1 }, "order-3", otherKey);
       assert.equal(theirs.status, 201);
       assert.notEqual(theirs.body.id, mine.body.id);
+    });
+
+    test("keys sent through the admin app are scoped to the staff member, though they share its API key", async () => {
+      const eve = await signInStaff(server.baseUrl, "eve@animal-store.example", "eve's long password");
+      const finn = await signInStaff(server.baseUrl, "finn@animal-store.example", "finn's long password");
+      const body = { name: "Shared Key", categoryId: 1 };
+      const add = (cookie: string) =>
+        call(server.baseUrl, "POST", "/admin/api/pets", {
+          headers: { Cookie: cookie, Origin: server.baseUrl, "Idempotency-Key": "add-pet-1" },
+          body,
+        });
+      const eves = await add(eve);
+      assert.equal(eves.status, 201, eves.text);
+      const finns = await add(finn);
+      assert.equal(finns.status, 201, finns.text);
+      assert.equal(finns.headers.get("idempotent-replayed"), null, "not Eve's answer replayed");
+      assert.notEqual(finns.body.id, eves.body.id);
+      const eveAgain = await add(eve);
+      assert.equal(eveAgain.headers.get("idempotent-replayed"), "true");
+      assert.equal(eveAgain.text, eves.text);
+      // An API client's key of the same text is its own, as before.
+      const clients = await create(body, "add-pet-1");
+      assert.equal(clients.status, 201);
+      assert.equal(clients.headers.get("idempotent-replayed"), null);
+      assert.equal((await create(body, "add-pet-1")).headers.get("idempotent-replayed"), "true");
     });
 
     test("concurrent retries with one key create exactly one pet; the others replay or get 409", async () => {
