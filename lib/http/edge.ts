@@ -97,6 +97,23 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError("internal");
 }
 
+/**
+ * Whether a request failed because its client went away: the connection closed before the answer (the request's
+ * signal), or Node's error for a body cut off mid-upload ("aborted", ECONNRESET), which would otherwise read as a
+ * database connection reset.
+ */
+function isClientAbort(request: Request, thrown: unknown): boolean {
+  if (request.signal.aborted) return true;
+  let error = thrown;
+  for (let depth = 0; error instanceof Error && depth < 5; depth++, error = error.cause) {
+    if ((error as NodeJS.ErrnoException).code === "ECONNRESET" && error.message === "aborted") return true;
+  }
+  return false;
+}
+
+/** The status the metrics count a request under when its client went away first (nginx's "client closed request"). */
+export const CLIENT_ABORTED_STATUS = 499;
+
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** The request's own X-Request-Id when it is sane, else a new one. */
@@ -160,6 +177,19 @@ async function serve<Caller>(
     }
     response = await handler({ request, url, params: await paramsOf(context), requestId, caller: caller as Caller });
   } catch (thrown) {
+    if (isClientAbort(request, thrown)) {
+      // No one is left to answer, and nothing failed here: a client's decision, not a server error.
+      log("info", "client aborted", {
+        requestId,
+        method: request.method,
+        path: url.pathname,
+        client: clientAddress(request),
+        ...(caller && surface.logFields?.(caller)),
+      });
+      const seconds = (performance.now() - started) / 1000;
+      recordRequest(answer.series, request.method, CLIENT_ABORTED_STATUS, seconds, undefined);
+      return new Response(null, { status: CLIENT_ABORTED_STATUS });
+    }
     const error = toApiError(thrown);
     refusal = error.code;
     const fields = {
