@@ -5,7 +5,8 @@ import { ApiError } from "@/lib/http/errors";
 
 // Idempotency-Key (draft-ietf-httpapi-idempotency-key-header, with Stripe's semantics), for any
 // operation that opts in: this module owns the header, and the claim / replay / release protocol. Per
-// API key, the first request with a key is recorded before it runs; the operation then runs in a
+// API key, and within the admin app's key per staff member, the first request with a key is recorded before
+// it runs; the operation then runs in a
 // transaction this module hands it, and its answer is stored in that same transaction, so a retry
 // replays the answer and never repeats the change. The operation knows nothing of this. Records are
 // kept 24 hours; lib/housekeeping.ts deletes them after.
@@ -96,6 +97,16 @@ async function releaseIdempotencyKey(apiKeyId: number, key: string, lockedAt: Da
   await db().idempotencyRecord.deleteMany({ where: { apiKeyId, key, responseStatus: null, lockedAt } });
 }
 
+/**
+ * The key a request's Idempotency-Key is stored under: as sent for an API client; for a staff member behind the
+ * admin app's key, prefixed with "staff:<id> ", so that one staff member's key never replays another's answer.
+ * The space is never in a key a client sends, so no key of the admin app's API key used directly can be taken
+ * for a staff member's, and records stored before the prefix keep answering API clients as they did.
+ */
+function storedKey(key: string, staffId: number | undefined): string {
+  return staffId === undefined ? key : `staff:${staffId} ${key}`;
+}
+
 /** The Idempotency-Key header: an opaque string of 1 to 255 visible characters, quoted or not. */
 function idempotencyKeyOf(request: Request): string | undefined {
   const raw = request.headers.get("idempotency-key");
@@ -125,13 +136,16 @@ export type IdempotentOperation = (tx: Transaction) => Promise<StoredResponse>;
  * refused) at once; `run` takes the request body's text and the operation. Without the header the
  * operation runs in a transaction of its own. With it, the first request runs the operation in a
  * transaction that also stores its answer; a retry with the same body gets that answer again
- * (Idempotent-Replayed: true), one with another body a 422, one while the first still runs a 409.
+ * (Idempotent-Replayed: true), one with another body a 422, one while the first still runs a 409. Keys are
+ * scoped to the API key and, with `staffId` (a request the admin app forwards), to the staff member.
  */
 export function idempotency(
   request: Request,
   apiKeyId: number,
+  staffId?: number,
 ): { run(body: string, operation: IdempotentOperation): Promise<Response> } {
-  const key = idempotencyKeyOf(request);
+  const sent = idempotencyKeyOf(request);
+  const key = sent === undefined ? undefined : storedKey(sent, staffId);
   return {
     async run(body, operation) {
       // Still a transaction of its own: the operation's change and its audit record commit together or not at all.

@@ -4,12 +4,15 @@ import { db } from "@/lib/db/client";
 
 // Per-API-key rate limits in fixed windows, counted in the database so every instance sees them. A key
 // may hold several buckets, one per subject: its client's (""), and within the admin app's key one per
-// staff member ("staff:<id>"), so that no staff member can use up another's quota.
+// staff member ("staff:<id>"), so that no staff member can use up another's quota. A request costs one,
+// or more when it is worth several (a CSV import, by its size: lib/admin/surface.ts).
 // Far from the limit an instance counts in memory and adds its count to the shared row every 200 ms;
 // within the last tenth of the quota (or the last 20 requests) every request is counted in the
-// database at once. On one instance the limit is exact. Across instances each one learns the others'
-// in-memory counts at its next sync, so a burst spread over N instances can pass the quota by what the
-// others admitted in their last 200 ms far from it — never by more than their share of that margin.
+// database at once, and only if its whole cost fits: a refused request adds nothing, so an import too
+// large for what is left does not use up the rest. On one instance the limit is exact. Across instances
+// each one learns the others' in-memory counts at its next sync, so a burst spread over N instances can
+// pass the quota by what the others admitted in their last 200 ms far from it — never by more than
+// their share of that margin.
 
 export type RateLimitState = {
   /** The policy's name in the RateLimit fields: "per-key", or "per-staff" for a staff member's bucket. */
@@ -34,32 +37,80 @@ function policy() {
   return { limit, windowSeconds, margin: Math.max(20, Math.ceil(limit / 10)) };
 }
 
-/** Adds `count` requests to the shared counter of a bucket's window; returns the new total. */
-async function addToCounter({ apiKeyId, subject, start }: Window, count: number): Promise<number> {
+/**
+ * Adds `count` requests to the shared counter of a bucket's window and returns the new total; with `ceiling`,
+ * only when the total stays within it (else adds nothing and returns undefined).
+ */
+async function addToCounter(
+  { apiKeyId, subject, start }: Window,
+  count: number,
+  ceiling?: number,
+): Promise<number | undefined> {
   const windowStart = BigInt(start);
-  const rows = await db().$queryRaw<{ count: number | bigint }[]>`
+  const rows =
+    ceiling === undefined
+      ? await db().$queryRaw<{ count: number | bigint }[]>`
     INSERT INTO rate_limit_counters (api_key_id, subject, window_start, count)
     VALUES (${apiKeyId}, ${subject}, ${windowStart}, ${count})
     ON CONFLICT (api_key_id, subject, window_start) DO UPDATE SET count = rate_limit_counters.count + excluded.count
+    RETURNING count`
+      : await db().$queryRaw<{ count: number | bigint }[]>`
+    INSERT INTO rate_limit_counters (api_key_id, subject, window_start, count)
+    VALUES (${apiKeyId}, ${subject}, ${windowStart}, ${count})
+    ON CONFLICT (api_key_id, subject, window_start) DO UPDATE SET count = rate_limit_counters.count + excluded.count
+    WHERE rate_limit_counters.count + excluded.count <= ${ceiling}
     RETURNING count`;
-  return Number(rows[0].count);
+  return rows.length === 0 ? undefined : Number(rows[0].count);
+}
+
+/** The shared counter of a bucket's window as it stands. */
+async function readCounter({ apiKeyId, subject, start }: Window): Promise<number> {
+  const rows = await db().$queryRaw<{ count: number | bigint }[]>`
+    SELECT count FROM rate_limit_counters
+    WHERE api_key_id = ${apiKeyId} AND subject = ${subject} AND window_start = ${BigInt(start)}`;
+  return rows.length === 0 ? 0 : Number(rows[0].count);
 }
 
 /** Adds a window's pending count to the shared row and learns the total, counting it as inflight meanwhile. */
-async function sync(window: Window, extra = 0): Promise<number> {
-  const adding = window.pending + extra;
+async function sync(window: Window): Promise<number> {
+  const adding = window.pending;
   window.pending = 0;
   window.inflight += adding;
   try {
-    const total = await addToCounter(window, adding);
+    const total = (await addToCounter(window, adding))!;
     window.synced = Math.max(window.synced, total);
     return total;
   } catch (error) {
-    window.pending += adding - extra; // the database is away: keep this instance's count for next time
+    window.pending += adding; // the database is away: keep this instance's count for next time
     throw error;
   } finally {
     window.inflight -= adding;
   }
+}
+
+/**
+ * Counts a request of `cost` in the shared row at once, after this instance's pending count, if the total then
+ * stays within `limit`: the total it learnt, and whether the request was counted.
+ */
+async function syncAndAdmit(
+  window: Window,
+  cost: number,
+  limit: number,
+): Promise<{ total: number; admitted: boolean }> {
+  if (window.pending > 0) await sync(window);
+  window.inflight += cost;
+  try {
+    const total = await addToCounter(window, cost, limit);
+    if (total !== undefined) {
+      window.synced = Math.max(window.synced, total);
+      return { total, admitted: true };
+    }
+  } finally {
+    window.inflight -= cost;
+  }
+  const total = await readCounter(window);
+  window.synced = Math.max(window.synced, total);
+  return { total, admitted: false };
 }
 
 async function flush(): Promise<void> {
@@ -69,10 +120,11 @@ async function flush(): Promise<void> {
 }
 
 /**
- * Counts one request of a key's bucket (`subject`: "" for the key's client, "staff:<id>" for a staff member
- * behind the admin app's key); `allowed` is false when the bucket has used up its window.
+ * Counts a request of a key's bucket (`subject`: "" for the key's client, "staff:<id>" for a staff member
+ * behind the admin app's key) as `cost` requests; `allowed` is false when the bucket's window has not that many
+ * left, and then nothing is counted.
  */
-export async function consumeRateLimit(apiKeyId: number, subject = ""): Promise<RateLimitState | undefined> {
+export async function consumeRateLimit(apiKeyId: number, subject = "", cost = 1): Promise<RateLimitState | undefined> {
   const { limit, windowSeconds, margin } = policy();
   if (limit === 0) return undefined; // rate limiting is switched off
   const now = Date.now() / 1000;
@@ -94,16 +146,17 @@ export async function consumeRateLimit(apiKeyId: number, subject = ""): Promise<
   });
 
   const known = () => window.synced + window.pending + window.inflight;
-  if (window.synced >= limit) return state(limit, false); // the shared row already says so
-  if (limit - known() > margin) {
-    window.pending++;
+  // The shared row already says so (a cost above the whole quota never fits).
+  if (window.synced + cost > limit) return state(window.synced, false);
+  if (limit - known() - cost >= margin) {
+    window.pending += cost;
     flushTimer ??= setInterval(() => void flush(), FLUSH_INTERVAL_MS).unref();
     return state(known(), true);
   }
-  // Near the quota: this request is counted in the shared row before it is let through. The row's new
-  // total includes it, so it is admitted only if that total is still within the quota.
-  const total = await sync(window, 1);
-  return state(total, total <= limit);
+  // Near the quota: this request is counted in the shared row before it is let through, and only if the row's
+  // new total, which includes it, is still within the quota.
+  const { total, admitted } = await syncAndAdmit(window, cost, limit);
+  return state(total, admitted);
 }
 
 /** The window_start before which counters are long past, for housekeeping (lib/housekeeping.ts) to delete. */

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
+import net from "node:net";
 import { after, before, describe, test } from "node:test";
 import { ConfigError, readConfig } from "@/lib/config";
-import { assertError, call, type Reply } from "@/scripts/harness/http";
+import { assertError, call, signInStaff, type Reply } from "@/scripts/harness/http";
 import {
   createKey,
   createStaff,
@@ -242,6 +243,37 @@ for (const provider of await testProviders()) {
         [seriesKey("http_refusals_total", { surface: "v1", code: "method_not_allowed" })]: 1,
       });
       assert.ok(!now.samples.some((sample) => Object.values(sample.labels).some((value) => value.includes("/"))));
+    });
+
+    test("a client that aborts its upload is counted as 499 and logged as an abort, never as a 5xx", async () => {
+      const uploader = await createKey(database.url, "aborting client");
+      const cookie = await signInStaff(server.baseUrl, STAFF.email, STAFF.password);
+      const { hostname, port, host } = new URL(server.baseUrl);
+      // Headers promising 10,000 bytes, a few of them, then the connection dropped.
+      const abortUpload = (target: string, headers: string) =>
+        new Promise<void>((resolve, reject) => {
+          const socket = net.connect(Number(port), hostname, () => {
+            socket.write(
+              `POST ${target} HTTP/1.1\r\nHost: ${host}\r\nOrigin: ${server.baseUrl}\r\n${headers}` +
+                `Content-Length: 10000\r\n\r\nname,categoryId\nRex,`,
+            );
+            setTimeout(() => socket.destroy(), 200);
+          });
+          socket.on("close", () => resolve());
+          socket.on("error", reject);
+        });
+      const before = await scrape();
+      await abortUpload("/v1/pets", `Authorization: Bearer ${uploader}\r\nContent-Type: application/json\r\n`);
+      await abortUpload("/admin/api/pets/imports", `Cookie: ${cookie}\r\nContent-Type: text/csv\r\n`);
+      for (let waited = 0; !/"client aborted".*"path":"\/v1\/pets"/.test(server.logs()) && waited < 5000; waited += 50)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      assert.match(server.logs(), /"level":"info","message":"client aborted".*"path":"\/v1\/pets"/);
+      assert.doesNotMatch(server.logs(), /"request failed".*"path":"\/v1\/pets"/);
+      assert.doesNotMatch(server.logs(), /"admin request failed"/);
+      assert.deepEqual(countersMoved(before, await scrape()), {
+        [seriesKey("http_requests_total", requests("v1", "createPet", "POST", 499))]: 1,
+        [seriesKey("http_request_duration_seconds_count", requests("v1", "createPet", "POST", 499))]: 1,
+      });
     });
 
     test("the admin endpoints (Next's bundle) count into the same registry, their forward to /v1 as /v1", async () => {

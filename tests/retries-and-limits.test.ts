@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { assertError, call, signInStaff, type Reply } from "@/scripts/harness/http";
+import { asReply, assertError, call, rawCall, signInStaff, type Reply } from "@/scripts/harness/http";
 import {
   createKey,
   createStaff,
@@ -35,6 +37,8 @@ for (const provider of providers) {
       await runScript("db-migrate.ts", [], database.url);
       key = await createKey(database.url, "retrying client");
       otherKey = await createKey(database.url, "another client");
+      await createStaff(database.url, "eve@animal-store.example", "eve's long password");
+      await createStaff(database.url, "finn@animal-store.example", "finn's long password");
       server = await startServer("custom", database.url);
     });
 
@@ -75,6 +79,31 @@ for (const provider of providers) {
       const theirs = await create({ name: "Scoped", categoryId: 1 }, "order-3", otherKey);
       assert.equal(theirs.status, 201);
       assert.notEqual(theirs.body.id, mine.body.id);
+    });
+
+    test("keys sent through the admin app are scoped to the staff member, though they share its API key", async () => {
+      const eve = await signInStaff(server.baseUrl, "eve@animal-store.example", "eve's long password");
+      const finn = await signInStaff(server.baseUrl, "finn@animal-store.example", "finn's long password");
+      const body = { name: "Shared Key", categoryId: 1 };
+      const add = (cookie: string) =>
+        call(server.baseUrl, "POST", "/admin/api/pets", {
+          headers: { Cookie: cookie, Origin: server.baseUrl, "Idempotency-Key": "add-pet-1" },
+          body,
+        });
+      const eves = await add(eve);
+      assert.equal(eves.status, 201, eves.text);
+      const finns = await add(finn);
+      assert.equal(finns.status, 201, finns.text);
+      assert.equal(finns.headers.get("idempotent-replayed"), null, "not Eve's answer replayed");
+      assert.notEqual(finns.body.id, eves.body.id);
+      const eveAgain = await add(eve);
+      assert.equal(eveAgain.headers.get("idempotent-replayed"), "true");
+      assert.equal(eveAgain.text, eves.text);
+      // An API client's key of the same text is its own, as before.
+      const clients = await create(body, "add-pet-1");
+      assert.equal(clients.status, 201);
+      assert.equal(clients.headers.get("idempotent-replayed"), null);
+      assert.equal((await create(body, "add-pet-1")).headers.get("idempotent-replayed"), "true");
     });
 
     test("concurrent retries with one key create exactly one pet; the others replay or get 409", async () => {
@@ -242,6 +271,192 @@ for (const provider of providers) {
       assert.equal(client.status, 200);
       assert.match(client.headers.get("ratelimit") ?? "", /^"per-key";r=4;t=\d+$/);
       assert.equal(client.headers.get("ratelimit-policy"), '"per-key";q=5;w=3600');
+    });
+  });
+}
+
+// Every authenticated endpoint of the admin app, one row per operation: its route file under app/admin/api, the
+// request, and a body. Targets that do not exist (ids 999) keep the rows free of side effects: the request is
+// counted before its handler runs, whatever it then answers.
+const ADMIN_ROUTES = path.resolve(import.meta.dirname, "../app/admin/api");
+const CSV = "text/csv";
+const adminOperations: { route: string; method: string; target: string; body?: string; type?: string }[] = [
+  { route: "activity", method: "GET", target: "/admin/api/activity" },
+  { route: "activity/export", method: "GET", target: "/admin/api/activity/export" },
+  { route: "categories", method: "GET", target: "/admin/api/categories" },
+  { route: "categories", method: "POST", target: "/admin/api/categories", body: "{}" },
+  { route: "categories/[categoryId]", method: "PATCH", target: "/admin/api/categories/999", body: "{}" },
+  { route: "categories/counts", method: "GET", target: "/admin/api/categories/counts" },
+  { route: "keys", method: "GET", target: "/admin/api/keys" },
+  { route: "keys", method: "POST", target: "/admin/api/keys", body: "{}" },
+  { route: "keys/[keyId]", method: "DELETE", target: "/admin/api/keys/999" },
+  { route: "pets", method: "GET", target: "/admin/api/pets?limit=1" },
+  { route: "pets", method: "POST", target: "/admin/api/pets", body: "{}" },
+  { route: "pets/[petId]", method: "GET", target: "/admin/api/pets/999" },
+  { route: "pets/[petId]", method: "PATCH", target: "/admin/api/pets/999", body: "{}" },
+  { route: "pets/[petId]", method: "DELETE", target: "/admin/api/pets/999" },
+  { route: "pets/[petId]/history", method: "GET", target: "/admin/api/pets/999/history" },
+  { route: "pets/[petId]/restore", method: "POST", target: "/admin/api/pets/999/restore" },
+  { route: "pets/counts", method: "GET", target: "/admin/api/pets/counts" },
+  { route: "pets/export", method: "GET", target: "/admin/api/pets/export" },
+  { route: "pets/imports", method: "POST", target: "/admin/api/pets/imports", body: "name\nRex\n", type: CSV },
+  {
+    route: "pets/imports/[importId]",
+    method: "PUT",
+    target: "/admin/api/pets/imports/00000000-0000-8000-8000-000000000000",
+    body: "name\nRex\n",
+    type: CSV,
+  },
+  {
+    route: "pets/imports/bad-rows",
+    method: "POST",
+    target: "/admin/api/pets/imports/bad-rows",
+    body: "name\n\n",
+    type: CSV,
+  },
+  { route: "staff", method: "GET", target: "/admin/api/staff" },
+  { route: "staff", method: "POST", target: "/admin/api/staff", body: "{}" },
+  { route: "staff/[staffId]/disable", method: "POST", target: "/admin/api/staff/999/disable" },
+  { route: "staff/[staffId]/enable", method: "POST", target: "/admin/api/staff/999/enable" },
+  { route: "staff/[staffId]/password", method: "PUT", target: "/admin/api/staff/999/password", body: "{}" },
+  { route: "staff/[staffId]/role", method: "PUT", target: "/admin/api/staff/999/role", body: "{}" },
+  { route: "staff/[staffId]/unlock", method: "POST", target: "/admin/api/staff/999/unlock" },
+];
+// Sign-in and sign-out are not counted: sign-in has its own throttle.
+const UNCOUNTED_ROUTES = ["session"];
+
+/** The folders of app/admin/api that hold a route.ts, relative to it. */
+function adminRouteFolders(dir = ADMIN_ROUTES): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (entry.isFile()) return entry.name === "route.ts" ? [path.relative(ADMIN_ROUTES, dir)] : [];
+    return entry.isDirectory() ? adminRouteFolders(path.join(dir, entry.name)) : [];
+  });
+}
+
+const remainingOf = (reply: Reply) => Number(/r=(\d+)/.exec(reply.headers.get("ratelimit") ?? "")?.[1]);
+
+/** The 429 of a spent per-staff bucket, exactly as /v1 answers it. */
+function assertStaffRateLimited(reply: Reply, name: string): void {
+  assertError(reply, 429, "rate_limited");
+  assert.match(reply.body.message, /this staff member/, name);
+  const retryAfter = Number(reply.headers.get("retry-after"));
+  assert.ok(Number.isInteger(retryAfter) && retryAfter > 0 && retryAfter <= 3600, `${name}: Retry-After ${retryAfter}`);
+  assert.equal(reply.headers.get("ratelimit"), `"per-staff";r=0;t=${retryAfter}`, name);
+  assert.equal(reply.headers.get("ratelimit-policy"), `"per-staff";q=${ADMIN_QUOTA};w=3600`, name);
+}
+
+const ADMIN_QUOTA = 40;
+
+for (const provider of providers) {
+  describe(`every admin endpoint counts against the staff member's bucket on ${provider}`, () => {
+    let database: TestDatabase;
+    let server: RunningServer;
+    const send = (cookie: string, operation: (typeof adminOperations)[number]) =>
+      call(server.baseUrl, operation.method, operation.target, {
+        headers: {
+          Cookie: cookie,
+          Origin: server.baseUrl,
+          ...(operation.body === undefined ? {} : { "Content-Type": operation.type ?? "application/json" }),
+        },
+        body: operation.body,
+      });
+    const csvOf = (bytes: number) => `name,categoryId\n"${"x".repeat(bytes - 21)}",1\n`;
+
+    before(async () => {
+      database = await createTestDatabase(provider);
+      await createStaff(database.url, "boss@animal-store.example", "the boss's long password", "admin");
+      await createStaff(database.url, "cleo@animal-store.example", "cleo's long password");
+      await createStaff(database.url, "dan@animal-store.example", "dan's long password");
+      server = await startServer("custom", database.url, {
+        RATE_LIMIT_REQUESTS: String(ADMIN_QUOTA),
+        RATE_LIMIT_WINDOW_SECONDS: "3600",
+      });
+    });
+    after(async () => {
+      await server?.stop();
+      await database?.drop();
+    });
+
+    test("the table names every route of app/admin/api", () => {
+      assert.deepEqual(
+        adminRouteFolders().sort(),
+        [...new Set([...adminOperations.map((operation) => operation.route), ...UNCOUNTED_ROUTES])].sort(),
+      );
+    });
+
+    test("each request counts once (a forward to /v1 too); once spent, every endpoint answers 429", async () => {
+      const boss = await signInStaff(server.baseUrl, "boss@animal-store.example", "the boss's long password");
+      let remaining = ADMIN_QUOTA;
+      for (const operation of adminOperations) {
+        const name = `${operation.method} ${operation.target}`;
+        const reply = await send(boss, operation);
+        assert.ok(
+          reply.status < 500 && ![401, 403, 429].includes(reply.status),
+          `${name}: ${reply.status} ${reply.text}`,
+        );
+        remaining--;
+        assert.equal(remainingOf(reply), remaining, `${name} counts one: ${reply.headers.get("ratelimit")}`);
+        assert.equal(reply.headers.get("ratelimit-policy"), `"per-staff";q=${ADMIN_QUOTA};w=3600`, name);
+      }
+      // Signing in again is not counted.
+      const again = await signInStaff(server.baseUrl, "boss@animal-store.example", "the boss's long password");
+      while (remaining > 0) {
+        assert.equal((await send(again, adminOperations[0])).status, 200);
+        remaining--;
+      }
+      for (const operation of adminOperations)
+        assertStaffRateLimited(await send(again, operation), `${operation.method} ${operation.target}`);
+    });
+
+    test("an import costs one request per started 64 KiB; one too large for what is left costs nothing", async () => {
+      const cleo = await signInStaff(server.baseUrl, "cleo@animal-store.example", "cleo's long password");
+      const dryRun = (body: string) =>
+        call(server.baseUrl, "POST", "/admin/api/pets/imports", {
+          headers: { Cookie: cleo, Origin: server.baseUrl, "Content-Type": CSV },
+          body,
+        });
+      const unit = 64 * 1024;
+      const costs: [number, number][] = [
+        [unit, 1],
+        [unit + 1, 2],
+        [5 * unit, 5],
+        [20 * unit - 100, 20],
+      ];
+      let remaining = ADMIN_QUOTA;
+      for (const [bytes, cost] of costs) {
+        const reply = await dryRun(csvOf(bytes));
+        assert.notEqual(reply.status, 429, reply.text);
+        remaining -= cost;
+        assert.equal(remainingOf(reply), remaining, `${bytes} bytes cost ${cost}: ${reply.headers.get("ratelimit")}`);
+      }
+      assert.equal(remaining, 12);
+      // 13 units do not fit in the 12 left: refused, and nothing of it is counted.
+      const refused = await dryRun(csvOf(13 * unit));
+      assertError(refused, 429, "rate_limited");
+      assert.equal(remainingOf(refused), 12);
+      assert.ok(Number(refused.headers.get("retry-after")) > 0);
+      const list = await call(server.baseUrl, "GET", "/admin/api/pets?limit=1", { headers: { Cookie: cleo } });
+      assert.equal(list.status, 200);
+      assert.equal(remainingOf(list), 11);
+      // A file sent without Content-Length costs as much as the largest file an import takes (80).
+      const chunked = asReply(
+        await rawCall(server.baseUrl, {
+          method: "POST",
+          path: "/admin/api/pets/imports",
+          headers: { Cookie: cleo, Origin: server.baseUrl, "Content-Type": CSV, "Transfer-Encoding": "chunked" },
+          chunks: [Buffer.from("name\nRex\n")],
+        }),
+      );
+      assertError(chunked, 429, "rate_limited");
+      assert.equal(remainingOf(chunked), 11);
+    });
+
+    test("a staff member's budget is one, whichever endpoint spends it; another's is untouched", async () => {
+      const dan = await signInStaff(server.baseUrl, "dan@animal-store.example", "dan's long password");
+      const history = adminOperations.find((operation) => operation.route === "pets/[petId]/history")!;
+      for (let index = 0; index < ADMIN_QUOTA; index++) assert.equal((await send(dan, history)).status, 200);
+      const forward = await call(server.baseUrl, "GET", "/admin/api/pets?limit=1", { headers: { Cookie: dan } });
+      assertStaffRateLimited(forward, "the forward to /v1 after the history");
     });
   });
 }

@@ -1,7 +1,6 @@
 import "server-only";
-import { adminAppKey, forgetAdminAppKey } from "@/lib/auth/admin-key";
-import type { SignedInStaff } from "@/lib/auth/staff";
-import { ConfigError } from "@/lib/config";
+import { adminKeyId, type SignedInCaller } from "@/lib/admin/surface";
+import { forgetAdminAppKey } from "@/lib/auth/admin-key";
 import { ApiError } from "@/lib/http/errors";
 import { clientAddress } from "@/lib/http/forwarded";
 import { log } from "@/lib/log";
@@ -11,29 +10,19 @@ import { dispatchV1 } from "@/lib/v1/router";
 // How the admin endpoints reach the catalogue: one in-process call of the very same /v1 route
 // functions an API client gets — router, edge, validation, errors and handlers — with the admin app's
 // key named by its id, the signed-in staff member and their address, all passed beside the request (never in a
-// header, so nothing a client sends can claim either). /v1 counts the request against that staff
-// member's own rate-limit bucket. The browser gets back the status, the body as /v1 wrote it, the
+// header, so nothing a client sends can claim either). The admin endpoint has already counted the
+// request against that staff member's own rate-limit bucket (lib/admin/surface.ts), and says so beside
+// it, so /v1 does not count it a second time. The browser gets back the status, the body as /v1 wrote it, the
 // request id, the rate limit, and the next page's cursor; nothing of the key comes back out.
 
 // Never resolved or connected to: the Request is handed to dispatchV1 as an object.
 const IN_PROCESS_ORIGIN = "http://admin-app.internal";
 
-async function adminKeyId(requestId: string): Promise<number> {
-  try {
-    return (await adminAppKey()).id;
-  } catch (error) {
-    // ADMIN_API_KEY revoked while the app runs: not a bug of this request; say so, and log why.
-    if (!(error instanceof ConfigError)) throw error;
-    log("error", "admin app API key unusable", { requestId, error: error.message });
-    throw new ApiError("admin_key_refused");
-  }
-}
-
-/** Calls /v1 at `pathAndQuery` for `staff`, with the method, Content-Type and body of the browser's request. */
+/** Calls /v1 at `pathAndQuery` for the caller, with the method, Content-Type and body of the browser's request. */
 export async function forwardToV1(
   request: Request,
   requestId: string,
-  staff: SignedInStaff,
+  caller: SignedInCaller,
   pathAndQuery: string,
 ): Promise<Response> {
   const headers = new Headers({ "X-Request-Id": requestId });
@@ -53,8 +42,9 @@ export async function forwardToV1(
   const dispatch = (keyId: number) =>
     dispatchV1(new Request(url, init), {
       adminKeyId: keyId,
-      actingStaff: staff,
+      actingStaff: caller.staff,
       actingAddress: clientAddress(request),
+      counted: { limits: caller.limits },
     });
 
   let keyId = await adminKeyId(requestId);

@@ -7,6 +7,7 @@ import { stringifyJson } from "@/lib/http/json";
 import { log } from "@/lib/log";
 import { recordRequest, requestSeries, type RequestSeries, type SurfaceName } from "@/lib/metrics/registry";
 import type { SignedInStaff } from "@/lib/auth/staff";
+import type { RateLimitState } from "@/lib/rate-limit";
 
 // The one wrapper that owns the HTTP edge, for /v1 and for the admin app's endpoints alike. A handler
 // takes a Web Request (no Next-only APIs) and returns a Response; the edge assigns the request id, lets
@@ -31,6 +32,11 @@ export type RouteContext = {
   actingStaff?: SignedInStaff;
   /** The browser's address, as the admin endpoint that forwards its request concluded it. */
   actingAddress?: string;
+  /**
+   * The rate limit the admin endpoint that forwards the request already counted it against (`limits` undefined
+   * when rate limiting is off): /v1 does not count it again.
+   */
+  counted?: { limits: RateLimitState | undefined };
 };
 export type RouteFunction = (request: Request, context?: RouteContext) => Promise<Response>;
 
@@ -51,7 +57,7 @@ export type Surface<Caller> = {
   /** Identifies the caller, or throws the ApiError to answer instead (401, 403…). */
   identify(request: Request, context: RouteContext | undefined): Promise<Caller>;
   /** Lets an identified caller in, or throws the ApiError to answer instead (429…). */
-  admit?(caller: Caller): Promise<void>;
+  admit?(caller: Caller, request: Request, requestId: string): Promise<void>;
   /** What the log line of a refused or failed request says of its caller (never a secret). */
   logFields?(caller: Caller): Record<string, unknown>;
   /** Sets the headers every answer of the surface carries, refusals included; `caller` when identified. */
@@ -90,6 +96,23 @@ export function toApiError(error: unknown): ApiError {
   if (isDatabaseUnavailable(error)) return new ApiError("service_unavailable", { headers: { "Retry-After": "1" } });
   return new ApiError("internal");
 }
+
+/**
+ * Whether a request failed because its client went away: the connection closed before the answer (the request's
+ * signal), or Node's error for a body cut off mid-upload ("aborted", ECONNRESET), which would otherwise read as a
+ * database connection reset.
+ */
+function isClientAbort(request: Request, thrown: unknown): boolean {
+  if (request.signal.aborted) return true;
+  let error = thrown;
+  for (let depth = 0; error instanceof Error && depth < 5; depth++, error = error.cause) {
+    if ((error as NodeJS.ErrnoException).code === "ECONNRESET" && error.message === "aborted") return true;
+  }
+  return false;
+}
+
+/** The status the metrics count a request under when its client went away first (nginx's "client closed request"). */
+export const CLIENT_ABORTED_STATUS = 499;
 
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -150,10 +173,23 @@ async function serve<Caller>(
       });
     if (!answer.anonymous) {
       caller = await surface.identify(request, context);
-      await surface.admit?.(caller);
+      await surface.admit?.(caller, request, requestId);
     }
     response = await handler({ request, url, params: await paramsOf(context), requestId, caller: caller as Caller });
   } catch (thrown) {
+    if (isClientAbort(request, thrown)) {
+      // No one is left to answer, and nothing failed here: a client's decision, not a server error.
+      log("info", "client aborted", {
+        requestId,
+        method: request.method,
+        path: url.pathname,
+        client: clientAddress(request),
+        ...(caller && surface.logFields?.(caller)),
+      });
+      const seconds = (performance.now() - started) / 1000;
+      recordRequest(answer.series, request.method, CLIENT_ABORTED_STATUS, seconds, undefined);
+      return new Response(null, { status: CLIENT_ABORTED_STATUS });
+    }
     const error = toApiError(thrown);
     refusal = error.code;
     const fields = {

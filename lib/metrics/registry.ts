@@ -7,7 +7,8 @@ import { connectionPool } from "@/lib/db/client";
 import type { ErrorCode } from "@/lib/http/error-codes";
 
 // What GET /metrics reports, in Prometheus's text format: every request the edge (lib/http/edge.ts)
-// answers, by surface, operation, method and status, with its latency; the error codes answered; the
+// answers, by surface, operation, method and status (499 when the client went away before its answer: not a
+// server error, and no error code), with its latency; the error codes answered; the
 // requests the per-key rate limit refused; the database's connections; the process's own metrics.
 // Nothing is recorded unless METRICS_TOKEN is set. Labels come from fixed sets only (the route tables'
 // operations, the catalogue's codes, HTTP's methods and statuses): never a path, a key or an id.
@@ -60,7 +61,9 @@ function createMetrics(): Metrics {
     answered,
     requests: new Counter({
       name: "http_requests_total",
-      help: "Requests answered, by surface (v1, admin, metrics), operation, method and status.",
+      help:
+        "Requests answered, by surface (v1, admin, metrics), operation, method and status " +
+        "(499: the client went away first).",
       labelNames: requestLabels,
       registers: [registry],
       collect() {

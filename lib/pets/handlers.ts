@@ -96,7 +96,7 @@ export const countPetsHandler: Handler<ApiClient> = async ({ url }) => {
 
 // POST /v1/pets — createPet
 export const createPetHandler: Handler<ApiClient> = async ({ request, requestId, caller }) => {
-  const once = idempotency(request, caller.apiKey.id);
+  const once = idempotency(request, caller.apiKey.id, caller.actingStaff?.id);
   const body = await readJsonBody(request);
   const input = parseOrThrow(newPetSchema, body.json, "invalid_body", "Invalid pet");
   return once.run(body.text, async (tx) => {

@@ -10,7 +10,8 @@ import { applyCors } from "@/lib/v1/cors";
 
 // How /v1 identifies its callers: a bearer API key, checked before anything else, then the key's rate
 // limit. The admin app's in-process forwards name its key by id instead, and are limited per staff
-// member. Every answer carries the RateLimit fields and, for allowed origins, the CORS headers.
+// member, by the admin endpoint that forwards them (lib/admin/surface.ts). Every answer carries the
+// RateLimit fields and, for allowed origins, the CORS headers.
 
 export type ApiClient = {
   apiKey: AuthenticatedKey;
@@ -19,6 +20,8 @@ export type ApiClient = {
   actingStaff?: SignedInStaff;
   /** The client's address: the API client's, or the staff member's browser's. */
   address: string;
+  /** Counted already, by the admin endpoint that forwarded the request: not counted again. */
+  counted?: boolean;
 };
 
 /**
@@ -41,7 +44,13 @@ export const v1Surface: Surface<ApiClient> = {
       // The admin app's forward, in-process: nothing the request carries is looked at.
       const apiKey = await authenticateApiKeyId(context.adminKeyId);
       if (!apiKey) throw new ApiError("unauthorized", { message: "The admin app's API key has been revoked." });
-      return { apiKey, actingStaff: context.actingStaff, address: context.actingAddress ?? clientAddress(request) };
+      return {
+        apiKey,
+        actingStaff: context.actingStaff,
+        address: context.actingAddress ?? clientAddress(request),
+        limits: context.counted?.limits,
+        counted: context.counted !== undefined,
+      };
     }
     const token = bearerToken(request);
     const apiKey = token === undefined ? undefined : await authenticateApiKey(token);
@@ -57,6 +66,7 @@ export const v1Surface: Surface<ApiClient> = {
   async admit(caller) {
     // What the admin app forwards counts against the staff member's own bucket, not the app's key as a whole.
     const { actingStaff } = caller;
+    if (caller.counted) return;
     const limits = await consumeRateLimit(caller.apiKey.id, actingStaff ? `staff:${actingStaff.id}` : "");
     caller.limits = limits;
     if (limits && !limits.allowed) {

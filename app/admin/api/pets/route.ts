@@ -10,12 +10,11 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(signed
   // X-Next-Cursor
   GET: {
     operationId: "listPets",
-    handler: ({ request, requestId, url, caller }) =>
-      forwardToV1(request, requestId, caller.staff, `/v1/pets${url.search}`),
+    handler: ({ request, requestId, url, caller }) => forwardToV1(request, requestId, caller, `/v1/pets${url.search}`),
   },
   // POST /admin/api/pets — createPet, from the add-pet form (same-origin only)
   POST: {
     operationId: "createPet",
-    handler: ({ request, requestId, caller }) => forwardToV1(request, requestId, caller.staff, "/v1/pets"),
+    handler: ({ request, requestId, caller }) => forwardToV1(request, requestId, caller, "/v1/pets"),
   },
 });

@@ -9,7 +9,7 @@ import { readPet } from "@/lib/pets/handlers";
 export const dynamic = "force-dynamic";
 
 const toV1 = ({ request, requestId, params, caller }: EdgeContext<SignedInCaller>) =>
-  forwardToV1(request, requestId, caller.staff, `/v1/pets/${encodeURIComponent(params.petId ?? "")}`);
+  forwardToV1(request, requestId, caller, `/v1/pets/${encodeURIComponent(params.petId ?? "")}`);
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(signedInSurface, {
   // GET /admin/api/pets/{petId} — the pet and its ETag (304 on a matching If-None-Match)

@@ -10,6 +10,6 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(signed
   GET: {
     operationId: "countPets",
     handler: ({ request, requestId, url, caller }) =>
-      forwardToV1(request, requestId, caller.staff, `/v1/pets/counts${url.search}`),
+      forwardToV1(request, requestId, caller, `/v1/pets/counts${url.search}`),
   },
 });

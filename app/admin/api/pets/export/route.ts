@@ -11,6 +11,6 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(signed
   GET: {
     operationId: "exportPets",
     handler: ({ request, requestId, url, caller }) =>
-      forwardToV1(request, requestId, caller.staff, `/v1/pets/export${url.search}`),
+      forwardToV1(request, requestId, caller, `/v1/pets/export${url.search}`),
   },
 });
