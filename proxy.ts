@@ -25,18 +25,20 @@ function contentSecurityPolicy(nonce: string): string {
   ].join("; ");
 }
 
-/** Where something other than a page is served: the only paths a request may change anything on. */
+/** Where something other than a page is served: route handlers, which never run a Server Function. */
 const ENDPOINT_PATH = /^\/(?:v1|admin\/api)(?:\/|$)/;
-const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+const FORM_TYPES = ["multipart/form-data", "application/x-www-form-urlencoded"];
 
 /**
- * A request for a React Server Function (Server Action): a `Next-Action` header, or a form posted to a page.
- * The app defines none, so none is ever let through to the code in Next that decodes one
- * (docs/decisions/103-no-server-functions.md).
+ * A request Next would take for a React Server Function (Server Action), as its own test reads one
+ * (`getServerActionRequestMetadata`): a `Next-Action` header, or a form posted to a page. The app defines none,
+ * so none is ever let through to the code in Next that decodes one (docs/decisions/103-no-server-functions.md).
  */
 function isServerFunctionRequest(request: NextRequest): boolean {
   if (request.headers.has("next-action")) return true;
-  return !READ_METHODS.has(request.method) && !ENDPOINT_PATH.test(request.nextUrl.pathname);
+  if (request.method !== "POST" || ENDPOINT_PATH.test(request.nextUrl.pathname)) return false;
+  const type = request.headers.get("content-type")?.trim().toLowerCase() ?? "";
+  return FORM_TYPES.some((form) => type.startsWith(form));
 }
 
 export function proxy(request: NextRequest) {

@@ -4,7 +4,7 @@ import { assertError, call } from "@/scripts/harness/http";
 import { createTestDatabase, startServer, type RunningServer, type TestDatabase } from "@/scripts/harness/servers";
 
 // The app defines no React Server Functions (Server Actions), so proxy.ts refuses every request for one before
-// Next decodes any of it: a `Next-Action` header anywhere, or a body sent to a page. Through both entries that
+// Next decodes any of it: a `Next-Action` header anywhere, or a form posted to a page. Through both entries that
 // serve pages (server.ts and plain `next start`). docs/decisions/103-no-server-functions.md says why.
 
 const ACTION_ID = "7f0123456789abcdef0123456789abcdef012345";
@@ -40,7 +40,13 @@ for (const entry of ["custom", "next"] as const) {
         { "Content-Type": "multipart/form-data; boundary=x" },
         `--x\r\nContent-Disposition: form-data; name="$ACTION_ID_${ACTION_ID}"\r\n\r\n\r\n--x--\r\n`,
       ],
-      ["a PUT to a page", "PUT", "/admin/keys", { "Content-Type": "text/plain" }, "x"],
+      [
+        "a URL-encoded form posted to a page",
+        "POST",
+        "/admin/keys",
+        { "Content-Type": "Application/X-WWW-Form-URLEncoded; charset=utf-8" },
+        "a=1",
+      ],
     ];
     for (const [what, method, path, headers, body] of refusals) {
       test(`${what}: 405 with the Error body, never reaching Next's action handler`, async () => {
