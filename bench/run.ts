@@ -10,8 +10,8 @@
 // after the growth table), BENCH_ONLY=export (exportPets of 1,000,000 pets: time and the server's peak RSS,
 // written to bench/results-export.json), BENCH_ONLY=import-latency (/healthz and a /v1 list during a 10,000-row
 // import's apply, written to bench/results-import-latency.json), BENCH_ONLY=concurrent-creates (64 connections of
-// creates, written to bench/results-concurrent-creates.json), BENCH_BEFORE=<git ref> (those two rows on that commit's
-// build too, side by side; see bench/writes.ts). Exits 0 whatever the figures: it is a measurement, not a test.
+// creates, written to bench/results-concurrent-creates.json). Exits 0 whatever the figures: it is a measurement,
+// not a test.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -21,7 +21,7 @@ import type { FloodResult, FloodSpec } from "@/bench/sign-in-flood";
 import { encodeCursor } from "@/lib/pets/cursor";
 import { serverNodeFlags } from "@/scripts/harness/servers";
 import { assertRunning, memoryMb, runNode, startMeasured, stop, stopAll, type Server } from "@/bench/processes";
-import { measureConcurrentCreates, measureImportLatency, prepareBuild, type Build } from "@/bench/writes";
+import { measureConcurrentCreates, measureImportLatency, type Build } from "@/bench/writes";
 import {
   checkThroughput,
   formatResults,
@@ -564,11 +564,7 @@ try {
   // The compiled server and key tool that npm start runs (dist/), compiled again when a source changed.
   await runNode([path.join(root, "scripts/build-server.mjs"), "--if-stale"], {}, true);
   if (WRITES_ONLY) {
-    const before = process.env.BENCH_BEFORE;
-    const builds: Build[] = [
-      ...(before ? [await prepareBuild(root, before, temporary)] : []),
-      { label: before ? "after (this checkout)" : "this checkout", dir: root },
-    ];
+    const builds: Build[] = [{ label: "this checkout", dir: root }];
     for (const provider of ["sqlite", "postgresql"] as const)
       if (PROVIDERS.includes(provider)) await benchWrites(provider, builds);
   } else if (PROVIDERS.includes("sqlite")) {

@@ -3,10 +3,7 @@
 //   sampled every 50 ms; the target is each sample's p99 at most 250 ms.
 // - concurrent-creates: 64 connections of POST /v1/pets for BENCH_DURATION seconds, /healthz sampled alongside;
 //   the target is no answer slower than 2 s, and no timeout or error.
-// With BENCH_BEFORE=<git ref>, the same rows run on that commit's build too, each row of the two builds side by
-// side on the same machine in the same run: the commit's files are extracted (git archive) to a temporary folder
-// with this checkout's node_modules and generated clients, and built there.
-import { execFileSync } from "node:child_process";
+// Figures before a change come from running the row on the commit before it (docs/performance-sqlite-writes.md).
 import fs from "node:fs";
 import path from "node:path";
 import type { BenchDatabase, Provider } from "@/bench/databases";
@@ -21,7 +18,7 @@ export const TARGET_CREATE_MAX_MS = 2000;
 const SAMPLE_INTERVAL_MS = 50;
 const STAFF = { email: "bench.staff@animal-store.example", password: "a bench staff password" };
 
-/** A build of the app to measure: this checkout's, or a commit's extracted and built beside it. */
+/** A build of the app to measure: its folder (dist/ and .next/) and its name in the table. */
 export type Build = { label: string; dir: string };
 
 export type WriteRow = {
@@ -42,24 +39,6 @@ export type WriteRow = {
 
 function progress(message: string): void {
   process.stderr.write(`[bench] ${message}\n`);
-}
-
-/** Extracts `ref` to `folder/before` and builds it (next build, then the server); returns its build. */
-export async function prepareBuild(root: string, ref: string, folder: string): Promise<Build> {
-  const dir = path.join(folder, "before");
-  fs.mkdirSync(dir, { recursive: true });
-  const commit = execFileSync("git", ["rev-parse", "--short", ref], { cwd: root, encoding: "utf8" }).trim();
-  progress(`extracting ${ref} (${commit}) to ${dir}`);
-  const archive = execFileSync("git", ["archive", "--format=tar", commit], { cwd: root, maxBuffer: 1 << 30 });
-  execFileSync("tar", ["-x", "-C", dir], { input: archive });
-  fs.symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"));
-  fs.cpSync(path.join(root, "lib/generated"), path.join(dir, "lib/generated"), { recursive: true });
-  progress(`building ${commit} (next build)`);
-  await runNode([path.join(root, "node_modules/next/dist/bin/next"), "build"], { NEXT_TELEMETRY_DISABLED: "1" }, true, {
-    cwd: dir,
-  });
-  await runNode([path.join(dir, "scripts/build-server.mjs")], {}, true, { cwd: dir });
-  return { label: `before (${commit})`, dir };
 }
 
 async function during(root: string, spec: DuringSpec): Promise<DuringResult> {
