@@ -43,15 +43,24 @@ function keepLastLines(child: ChildProcess, log: string[], onLine?: (line: strin
   }
 }
 
-/** Runs a node script to the end and returns its stdout; throws with its output when it fails. */
-export async function runNode(args: string[], env: Record<string, string> = {}, inherit = false): Promise<string> {
+/**
+ * Runs a node script to the end and returns its stdout; throws with its output when it fails. `input` is written to
+ * its standard input; `cwd` is the project's folder unless given.
+ */
+export async function runNode(
+  args: string[],
+  env: Record<string, string> = {},
+  inherit = false,
+  options: { cwd?: string; input?: string } = {},
+): Promise<string> {
   const child = track(
     spawn(process.execPath, args, {
-      cwd: ROOT,
+      cwd: options.cwd ?? ROOT,
       env: { ...process.env, ...env },
       stdio: inherit ? ["ignore", 2, 2] : "pipe",
     }),
   );
+  child.stdin?.end(options.input ?? "");
   let stdout = "";
   let stderr = "";
   child.stdout?.setEncoding("utf8").on("data", (text: string) => (stdout += text));
@@ -65,9 +74,14 @@ export async function runNode(args: string[], env: Record<string, string> = {}, 
 }
 
 /** Starts a server and waits for the line that names its URL (`listening on http://…` or Next's `Local: http://…`). */
-export async function startServer(name: string, args: string[], env: Record<string, string>): Promise<Server> {
+export async function startServer(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd = ROOT,
+): Promise<Server> {
   const log: string[] = [];
-  const child = track(spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: "pipe" }));
+  const child = track(spawn(process.execPath, args, { cwd, env: { ...process.env, ...env }, stdio: "pipe" }));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${name} did not start within 60 s`)), 60_000);
     keepLastLines(child, log, (line) => {
@@ -98,16 +112,20 @@ export async function waitForOk(url: string, headers: Record<string, string>, ti
   }
 }
 
-/** Starts a server and measures its start-up: to the listening line, to the first 200 on `path`, idle RSS after. */
+/**
+ * Starts a server and measures its start-up: to the listening line, to the first 200 on `path`, idle RSS after.
+ * `cwd`: the folder of the build it serves (the project's own unless given).
+ */
 export async function startMeasured(
   name: string,
   args: string[],
   env: Record<string, string>,
   path: string,
   headers: Record<string, string>,
+  cwd?: string,
 ): Promise<{ server: Server; startup: Startup }> {
   const started = performance.now();
-  const server = await startServer(name, args, env);
+  const server = await startServer(name, args, env, cwd);
   const listeningMs = performance.now() - started;
   await waitForOk(`${server.url}${path}`, headers);
   const firstOkMs = performance.now() - started;

@@ -3,6 +3,7 @@ import os from "node:os";
 import type { Provider } from "@/bench/databases";
 import type { Startup } from "@/bench/processes";
 import type { FloodResult } from "@/bench/sign-in-flood";
+import { TARGET_CREATE_MAX_MS, TARGET_SAMPLE_P99_MS, type WriteRow } from "@/bench/writes";
 
 // The figures of one benchmark run, the issue's targets checked against them, the printed table and
 // bench/results.json. The targets: SQLite at 32 connections, list limit=20 and create each at least 25 %
@@ -106,6 +107,8 @@ export type Results = {
   startup: ({ server: ServerName; database: Provider | "none" } & Startup)[];
   seeding: { database: Provider; pets: number; seconds: number }[];
   signInFlood: FloodRow[];
+  /** BENCH_ONLY=import-latency or concurrent-creates (bench/writes.ts). */
+  writes?: WriteRow[];
   targets: { passed: number; failed: number };
 };
 
@@ -229,6 +232,29 @@ export function formatResults(results: Results): string {
                 fixed(row.peakRssMb, 0),
               ]),
               new Set([2, 3, 4, 5, 6, 7]),
+            ),
+        ]
+      : []),
+    ...(results.writes?.length
+      ? [
+          "writes and what they cost other answers: an import's apply with /healthz and a /v1 list sampled every " +
+            `50 ms (target: p99 <= ${TARGET_SAMPLE_P99_MS} ms), or 64 connections of creates (target: max <= ` +
+            `${TARGET_CREATE_MAX_MS} ms, no failure; /healthz alike)\n` +
+            table(
+              ["database", "build", "measured", "answers", "p50", "p99", "max", "seconds", "fail", "target"],
+              results.writes.map((row) => [
+                row.database,
+                row.build,
+                row.series,
+                String(row.requests),
+                fixed(row.p50Ms, 1),
+                fixed(row.p99Ms, 1),
+                fixed(row.maxMs, 1),
+                fixed(row.seconds, 1),
+                row.failures ? `${row.failures} (${Object.keys(row.statuses).join(" ") || "non-2xx"})` : "0",
+                row.check ?? "",
+              ]),
+              new Set([3, 4, 5, 6, 7]),
             ),
         ]
       : []),

@@ -8,7 +8,10 @@
 // the sign-in flood's rows, written to bench/results-sign-in-flood.json), BENCH_ONLY=sorting (only the sorted
 // orders and the counts at 1,000,000 pets, written to bench/results-sorting.json; the full run measures them too,
 // after the growth table), BENCH_ONLY=export (exportPets of 1,000,000 pets: time and the server's peak RSS,
-// written to bench/results-export.json). Exits 0 whatever the figures: it is a measurement, not a test.
+// written to bench/results-export.json), BENCH_ONLY=import-latency (/healthz and a /v1 list during a 10,000-row
+// import's apply, written to bench/results-import-latency.json), BENCH_ONLY=concurrent-creates (64 connections of
+// creates, written to bench/results-concurrent-creates.json). Exits 0 whatever the figures: it is a measurement,
+// not a test.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -18,6 +21,7 @@ import type { FloodResult, FloodSpec } from "@/bench/sign-in-flood";
 import { encodeCursor } from "@/lib/pets/cursor";
 import { serverNodeFlags } from "@/scripts/harness/servers";
 import { assertRunning, memoryMb, runNode, startMeasured, stop, stopAll, type Server } from "@/bench/processes";
+import { measureConcurrentCreates, measureImportLatency, type Build } from "@/bench/writes";
 import {
   checkThroughput,
   formatResults,
@@ -44,6 +48,9 @@ const SORTING_ONLY = process.env.BENCH_ONLY === "sorting";
 const SORTING_PETS = 1_000_000;
 const EXPORT_ONLY = process.env.BENCH_ONLY === "export";
 const EXPORT_PETS = 1_000_000;
+const IMPORT_ONLY = process.env.BENCH_ONLY === "import-latency";
+const CREATES_ONLY = process.env.BENCH_ONLY === "concurrent-creates";
+const WRITES_ONLY = IMPORT_ONLY || CREATES_ONLY;
 const NEXT_BIN = path.join(root, "node_modules/next/dist/bin/next");
 const CONSTANT_APP = path.join(root, "bench/next-constant");
 const CPU_PROFILES = path.join(root, "bench/results/cpu-profiles");
@@ -69,6 +76,7 @@ const results: Results = {
   startup: [],
   seeding: [],
   signInFlood: [],
+  writes: [],
   targets: { passed: 0, failed: 0 },
 };
 
@@ -493,6 +501,27 @@ async function benchDatabase(database: BenchDatabase): Promise<void> {
   await stop(app.server.child);
 }
 
+/**
+ * The write rows (bench/writes.ts) on one database, for each build in turn, each on a fresh database of its own
+ * with the catalogue's pets.
+ */
+async function benchWrites(provider: Provider, builds: Build[]): Promise<void> {
+  for (const [index, build] of builds.entries()) {
+    const database =
+      provider === "sqlite"
+        ? sqliteDatabase(fs.mkdtempSync(path.join(temporary, "sqlite-")))
+        : await postgresDatabase(`animal_store_bench_${process.pid}_${index}`);
+    databases.push(database);
+    progress(`${provider} ${build.label}: creating a key (migrates the fresh database)`);
+    const key = await createKey(database);
+    await seed(database, CATALOGUE);
+    const rows = IMPORT_ONLY
+      ? await measureImportLatency(root, database, build, serverEnv, key, temporary)
+      : await measureConcurrentCreates(root, database, build, serverEnv, key, DURATION);
+    results.writes!.push(...rows);
+  }
+}
+
 // Baseline (b): the stock Next app, list only (its one route), at 1 and 32 connections.
 async function benchNextConstant(): Promise<void> {
   const nextConstant = await startMeasured(
@@ -531,24 +560,29 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 try {
   if (process.env.BENCH_CPU_PROF === "1") fs.mkdirSync(CPU_PROFILES, { recursive: true });
   await buildIfMissing(undefined);
-  if (!FLOOD_ONLY && !SORTING_ONLY && !EXPORT_ONLY) await buildIfMissing(CONSTANT_APP);
+  if (!FLOOD_ONLY && !SORTING_ONLY && !EXPORT_ONLY && !WRITES_ONLY) await buildIfMissing(CONSTANT_APP);
   // The compiled server and key tool that npm start runs (dist/), compiled again when a source changed.
   await runNode([path.join(root, "scripts/build-server.mjs"), "--if-stale"], {}, true);
-  if (PROVIDERS.includes("sqlite")) {
+  if (WRITES_ONLY) {
+    const builds: Build[] = [{ label: "this checkout", dir: root }];
+    for (const provider of ["sqlite", "postgresql"] as const)
+      if (PROVIDERS.includes(provider)) await benchWrites(provider, builds);
+  } else if (PROVIDERS.includes("sqlite")) {
     databases.push(sqliteDatabase(temporary));
     await benchDatabase(databases.at(-1)!);
   }
-  if (PROVIDERS.includes("postgresql")) {
+  if (!WRITES_ONLY && PROVIDERS.includes("postgresql")) {
     databases.push(await postgresDatabase(`animal_store_bench_${process.pid}`));
     await benchDatabase(databases.at(-1)!);
   }
-  if (!FLOOD_ONLY && !SORTING_ONLY && !EXPORT_ONLY) await benchNextConstant();
+  if (!FLOOD_ONLY && !SORTING_ONLY && !EXPORT_ONLY && !WRITES_ONLY) await benchNextConstant();
 
   checkThroughput(results.throughput);
   const checks = [
     ...results.throughput.map((row) => row.check),
     ...results.growth.map((row) => row.check),
     ...results.signInFlood.map((row) => row.check),
+    ...(results.writes ?? []).map((row) => row.check),
   ];
   results.targets = {
     passed: checks.filter((check) => check === "PASS").length,
@@ -563,7 +597,11 @@ try {
         ? "bench/results-sorting.json"
         : EXPORT_ONLY
           ? "bench/results-export.json"
-          : "bench/results.json",
+          : IMPORT_ONLY
+            ? "bench/results-import-latency.json"
+            : CREATES_ONLY
+              ? "bench/results-concurrent-creates.json"
+              : "bench/results.json",
   );
   writeResults(written, results);
   console.log(`\nWritten to ${path.relative(root, written)}`);

@@ -576,6 +576,36 @@ for (const provider of providers) {
       assert.equal(await client.pet.count({ where: { name: { startsWith: "Twice " } } }), 250);
     });
 
+    test("other requests are answered while an apply runs, between its batches", async () => {
+      const rows = 10_000;
+      const file = ["name,categoryId", ...Array.from({ length: rows }, (_, i) => `Meanwhile ${i},1`)].join("\r\n");
+      const { importId } = (await upload("POST", "/admin/api/pets/imports", file)).body;
+      let applied = false;
+      const applying = upload("PUT", `/admin/api/pets/imports/${importId}`, file).finally(() => (applied = true));
+      // Once the first batch has committed, the apply has begun its loop: whatever is answered now is answered
+      // between two of its batches (SQLite runs every statement on the server's one thread).
+      while ((await client.petImportRow.count({ where: { importId } })) === 0 && !applied)
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      const [health, list] = await Promise.all([
+        fetch(new URL("/healthz", server.baseUrl)).then(async (response) => ({
+          status: response.status,
+          doneThen: await client.petImportRow.count({ where: { importId } }),
+        })),
+        api("/v1/pets?limit=1").then(async (reply) => ({
+          status: reply.status,
+          doneThen: await client.petImportRow.count({ where: { importId } }),
+        })),
+      ]);
+      assert.equal(health.status, 200);
+      assert.equal(list.status, 200);
+      assert.ok(health.doneThen < rows, `/healthz was answered only once all ${rows} rows were done`);
+      assert.ok(list.doneThen < rows, `the /v1 list was answered only once all ${rows} rows were done`);
+      const reply = await applying;
+      assert.equal(reply.status, 200, reply.text);
+      assert.equal(reply.body.toCreate, rows);
+      assert.equal(await client.petImportRow.count({ where: { importId } }), rows);
+    });
+
     test("a file edited after its dry run is refused on apply (409), and nothing of it is created", async () => {
       const checked = "name,categoryId\r\nChecked,1\r\n";
       const { importId } = (await upload("POST", "/admin/api/pets/imports", checked)).body;

@@ -1,4 +1,5 @@
 import "server-only";
+import { config } from "@/lib/config";
 import type { Transaction } from "@/lib/db/client";
 import { stringifyJson } from "@/lib/http/json";
 
@@ -84,8 +85,56 @@ export async function recordAudit(tx: Transaction, context: AuditContext, entry:
   await tx.auditEvent.create({ data: auditRow(context, entry), select: { id: true } });
 }
 
-/** Appends the records of many changes in one statement, inside the transaction that makes them (an import). */
+/**
+ * The one INSERT of recordAudits, for each provider: every record from one JSON parameter (an array of the
+ * columns' values, in AUDIT_COLUMNS' order, ids as text), so that its text and its prepared statement are the same
+ * whatever the number of records (Prisma's createMany makes a statement of another shape for every number of rows).
+ */
+const AUDIT_COLUMNS = [
+  "actor_type",
+  "actor_id",
+  "actor_label",
+  "action",
+  "target_type",
+  "target_id",
+  "target_label",
+  "details",
+  "client_address",
+  "request_id",
+] as const;
+/** The columns' values from a JSON array element (`item`), in AUDIT_COLUMNS' order; actor_id as an integer. */
+const auditValues = (item: string, integer: (text: string) => string) =>
+  AUDIT_COLUMNS.map((column, index) =>
+    column === "actor_id" ? integer(`${item} ->> ${index}`) : `${item} ->> ${index}`,
+  ).join(", ");
+const INSERT_AUDITS = {
+  sqlite: `INSERT INTO audit_events (at, ${AUDIT_COLUMNS.join(", ")})
+    SELECT ?, ${auditValues("value", (text) => `CAST(${text} AS INTEGER)`)} FROM json_each(?) ORDER BY key`,
+  postgresql: `INSERT INTO audit_events (at, ${AUDIT_COLUMNS.join(", ")})
+    SELECT CAST($1 AS timestamp(3)), ${auditValues("item", (text) => `(${text})::int`)}
+    FROM jsonb_array_elements(CAST($2 AS jsonb)) WITH ORDINALITY AS items (item, position) ORDER BY position`,
+};
+
+/**
+ * Appends the records of many changes in one statement of a fixed shape (INSERT_AUDITS), inside the transaction that
+ * makes them (an import's batch).
+ */
 export async function recordAudits(tx: Transaction, records: { context: AuditContext; entry: AuditEntry }[]) {
   if (records.length === 0) return;
-  await tx.auditEvent.createMany({ data: records.map(({ context, entry }) => auditRow(context, entry)) });
+  const rows = records.map(({ context, entry }) => {
+    const row = auditRow(context, entry);
+    return [
+      row.actorType,
+      row.actorId === null ? null : String(row.actorId),
+      row.actorLabel,
+      row.action,
+      row.targetType,
+      row.targetId,
+      row.targetLabel,
+      row.details,
+      row.clientAddress,
+      row.requestId,
+    ];
+  });
+  await tx.$executeRawUnsafe(INSERT_AUDITS[config().database.provider], new Date(), JSON.stringify(rows));
 }

@@ -16,12 +16,20 @@ export type Transaction = Prisma.TransactionClient;
 
 type Opened = { client: Database; pool?: pg.Pool };
 
+/**
+ * better-sqlite3's `timeout`, SQLite's busy timeout: how long a statement waits for a lock another process holds
+ * (the key and staff tools share the file). SQLite waits by sleeping on the calling thread, which is the event
+ * loop's: while it waits, the server answers nothing at all, /healthz included. Short, so that a lock held by a
+ * tool costs the one request a 503 (SQLITE_BUSY is retryable, lib/db/errors.ts) rather than freezing every
+ * request for seconds; the tools' own writes last milliseconds.
+ */
+const SQLITE_BUSY_TIMEOUT_MS = 250;
+
 function open(database: DatabaseConfig): Opened {
   if (database.provider === "sqlite") {
     privateSqliteFiles(database.file); // usually done already by migrate(), the file's first opener
-    // better-sqlite3's `timeout` is SQLite's busy timeout: the key tool and the server share the file.
     const adapter = withSqliteAdapter(
-      new PrismaBetterSqlite3({ url: database.file, timeout: 5000 }),
+      new PrismaBetterSqlite3({ url: database.file, timeout: SQLITE_BUSY_TIMEOUT_MS }),
       database.synchronous,
     );
     const client = new SqliteClient({ adapter });

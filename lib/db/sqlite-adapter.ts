@@ -12,7 +12,8 @@ import type { SqliteSynchronous } from "@/lib/config";
 // connection, and its transactions only wait for each other: a query of another request that arrived
 // while a transaction was open ran inside that transaction, saw its uncommitted rows, and was undone
 // with it on a rollback — after its own request had been answered. This wrapper:
-// - holds every query outside a transaction until the open transaction has committed or rolled back;
+// - holds every query outside a transaction until the open transaction has committed or rolled back, and lets
+//   the next waiter go on only in the event loop's next turn, so that other requests are read in between;
 // - sets SQLite's synchronous mode as configured (SQLITE_SYNCHRONOUS): NORMAL, the default, keeps every
 //   answered commit through a crash of the process (WAL), and only the last ones can be lost if the
 //   machine itself loses power; FULL syncs each commit to disk before it is answered, at the price of
@@ -87,10 +88,16 @@ function isolateTransactions(adapter: SqlDriverAdapter): void {
     let end!: () => void;
     const mine = new Promise<void>((resolve) => (end = resolve));
     open = mine;
-    const finish = () => {
-      if (open === mine) open = undefined;
-      end();
-    };
+    // The next transaction or query waiting goes on in the event loop's next turn, not in this one's microtasks:
+    // handed over at once, a queue of transactions ran back to back without ever returning to the event loop
+    // (Prisma's steps and better-sqlite3's calls are all promises and synchronous work), so no other request,
+    // not even /healthz or a new connection, was read until the whole queue had drained
+    // (docs/decisions/101-sqlite-writes-yield.md).
+    const finish = () =>
+      setImmediate(() => {
+        if (open === mine) open = undefined;
+        end();
+      });
     let transaction: Transaction;
     try {
       transaction = await startTransaction(isolationLevel);

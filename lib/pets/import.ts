@@ -1,5 +1,6 @@
 import "server-only";
 import { createHash } from "node:crypto";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { AuditContext } from "@/lib/audit/record";
 import { categoryNameKey } from "@/lib/categories/schema";
 import { listCategories } from "@/lib/categories/store";
@@ -44,8 +45,14 @@ export const IMPORT_REPORT_MAX_ERRORS = 1_000;
  */
 export const BAD_ROWS_EXTRA_BYTES = 5 * 1024 * 1024;
 
-/** Valid rows created per transaction: a 10,000-row file is 100 short transactions, not one long one. */
+/**
+ * Valid rows created per transaction: a 10,000-row file is 100 short transactions, not one long one. Between two
+ * batches the apply waits for the event loop's next turn, and the row checks wait every CHECK_CHUNK rows: on SQLite
+ * every statement runs on the event loop's thread, so without these pauses no other request is answered until the
+ * whole file is done (docs/decisions/101-sqlite-writes-yield.md).
+ */
 export const IMPORT_BATCH_SIZE = 100;
+const CHECK_CHUNK = 500;
 
 /** The columns an import reads, by their header names once lower-cased without spaces, `_` or `-`. */
 const KNOWN_COLUMNS: Record<string, "name" | "categoryId" | "category" | "status" | "id" | "error"> = {
@@ -168,7 +175,11 @@ async function checkFile(bytes: Uint8Array): Promise<CheckedFile> {
   }
   const columns = columnsOf(table.header);
   const categories = new Map((await listCategories()).map((category) => [categoryNameKey(category.name), category.id]));
-  const rows = table.records.map((record) => checkRow(record, columns, table.header.length, categories));
+  const rows: CheckedRow[] = [];
+  for (const [index, record] of table.records.entries()) {
+    if (index > 0 && index % CHECK_CHUNK === 0) await nextTurn();
+    rows.push(checkRow(record, columns, table.header.length, categories));
+  }
   return { sha256, separator: table.separator, header: table.header, columns, rows };
 }
 
@@ -292,6 +303,24 @@ async function holdImport(importId: string, tx: Transaction): Promise<void> {
     await tx.$executeRawUnsafe("SELECT 1 FROM pet_imports WHERE id = $1 FOR UPDATE", importId);
 }
 
+/**
+ * The statements of an apply's batch, each of one fixed shape whatever the batch's size (its lines passed as one
+ * JSON array), so that each is compiled and prepared once: the lines of the batch already done, and the lines done
+ * now with their pets.
+ */
+const DONE_LINES = {
+  sqlite: "SELECT line FROM pet_import_rows WHERE import_id = ? AND line IN (SELECT value FROM json_each(?))",
+  postgresql:
+    "SELECT line FROM pet_import_rows WHERE import_id = $1 AND line IN " +
+    "(SELECT (jsonb_array_elements_text(CAST($2 AS jsonb)))::int)",
+};
+const INSERT_DONE_LINES = {
+  sqlite: `INSERT INTO pet_import_rows (import_id, line, pet_id)
+    SELECT ?, value ->> 0, CAST(value ->> 1 AS INTEGER) FROM json_each(?)`,
+  postgresql: `INSERT INTO pet_import_rows (import_id, line, pet_id)
+    SELECT $1, (item ->> 0)::int, (item ->> 1)::bigint FROM jsonb_array_elements(CAST($2 AS jsonb)) AS item`,
+};
+
 /** Applies a file: creates the pets of its valid rows not yet done, a batch per transaction. */
 export async function applyImport(
   importId: string,
@@ -301,27 +330,32 @@ export async function applyImport(
 ): Promise<ImportReport> {
   const file = await checkFile(bytes);
   const id = await claimImport(importId, file.sha256, staff);
+  const provider = config().database.provider;
   const valid = file.rows.filter((row): row is CheckedRow & { pet: NewPet } => row.pet !== undefined);
   let created = 0;
   for (let start = 0; start < valid.length; start += IMPORT_BATCH_SIZE) {
+    if (start > 0) await nextTurn(); // the other requests' turn (see IMPORT_BATCH_SIZE)
     const batch = valid.slice(start, start + IMPORT_BATCH_SIZE);
     created += await db().$transaction(
       async (tx) => {
         await holdImport(id, tx);
-        const done = await tx.petImportRow.findMany({
-          where: { importId: id, line: { in: batch.map((row) => row.line) } },
-          select: { line: true },
-        });
-        const skipped = new Set(done.map((row) => row.line));
+        const done: { line: number | bigint }[] = await tx.$queryRawUnsafe(
+          DONE_LINES[provider],
+          id,
+          JSON.stringify(batch.map((row) => row.line)),
+        );
+        const skipped = new Set(done.map((row) => Number(row.line)));
         const todo = batch.filter((row) => !skipped.has(row.line));
         const pets = await createPets(
           todo.map((row) => ({ input: row.pet, audit: { ...audit, via: { import: id, line: row.line } } })),
           tx,
         );
         if (todo.length > 0)
-          await tx.petImportRow.createMany({
-            data: todo.map((row, index) => ({ importId: id, line: row.line, petId: pets[index].pet.id })),
-          });
+          await tx.$executeRawUnsafe(
+            INSERT_DONE_LINES[provider],
+            id,
+            JSON.stringify(todo.map((row, index) => [row.line, String(pets[index].pet.id)])),
+          );
         return todo.length;
       },
       { maxWait: 10_000, timeout: 30_000 },
@@ -341,7 +375,8 @@ export async function badRowsCsv(bytes: Uint8Array): Promise<string> {
   const lines = [csvLine(header)];
   const budget = bytes.byteLength + BAD_ROWS_EXTRA_BYTES;
   let size = lines[0].length;
-  for (const row of file.rows) {
+  for (const [index, row] of file.rows.entries()) {
+    if (index > 0 && index % CHECK_CHUNK === 0) await nextTurn();
     if (row.problems.length === 0) continue;
     // Fields past the header's columns are left out: the error says how many the row had.
     const fields = Array.from({ length: header.length }, (_, index) => row.fields[index] ?? "");

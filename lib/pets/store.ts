@@ -266,10 +266,27 @@ export async function createPet(input: NewPet, audit: AuditContext, tx?: Transac
 }
 
 /**
- * Adds many pets in `tx`, each with its audit record as createPet writes it: one INSERT for the pets and one for
- * the records, for an import's batch. Returns them in the order given. A statement's rows get ascending ids in the
- * order of its VALUES, so the returned rows sorted by id are the inputs' in order; each is checked against its
- * input all the same, and a mismatch rolls the batch back rather than recording a line against another's pet.
+ * The one INSERT of createPets, for each provider: every pet of the batch from one JSON parameter (an array of
+ * [name, categoryId as text, status or null]), so that its text, and the statement prepared for it, are the same
+ * whatever the batch's size (Prisma's createMany makes a statement of another shape, compiled anew, for every
+ * number of rows). The rows are inserted in the array's order, so their ids ascend in it.
+ */
+const INSERT_PETS = {
+  sqlite: `INSERT INTO pets (name, category_id, status, created_at)
+    SELECT value ->> 0, CAST(value ->> 1 AS INTEGER), value ->> 2, ? FROM json_each(?) ORDER BY key
+    RETURNING CAST(id AS TEXT) AS id, name, CAST(category_id AS TEXT) AS category_id, status, version`,
+  postgresql: `INSERT INTO pets (name, category_id, status, created_at)
+    SELECT item ->> 0, (item ->> 1)::bigint, (item ->> 2)::"PetStatus", CAST($1 AS timestamp(3))
+    FROM jsonb_array_elements(CAST($2 AS jsonb)) WITH ORDINALITY AS items (item, position) ORDER BY position
+    RETURNING id::text AS id, name, category_id::text AS category_id, status::text AS status, version`,
+};
+
+/**
+ * Adds many pets in `tx`, each with its audit record as createPet writes it, for an import's batch: one INSERT for
+ * the pets and one for the records, each of a fixed shape (see INSERT_PETS and recordAudits). Returns them in the
+ * order given. A statement's rows get ascending ids in the order of its input, so the returned rows sorted by id
+ * are the inputs' in order; each is checked against its input all the same, and a mismatch rolls the batch back
+ * rather than recording a line against another's pet.
  */
 export async function createPets(
   items: { input: NewPet; audit: AuditContext }[],
@@ -281,9 +298,25 @@ export async function createPets(
     categoryId: input.categoryId,
     status: input.status ?? null,
   }));
-  const rows = await tx.pet.createManyAndReturn({ data, select: versionedColumns });
-  rows.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const created = rows.map(toVersioned);
+  const rows: { id: string; name: string; category_id: string; status: string | null; version: number | bigint }[] =
+    await tx.$queryRawUnsafe(
+      INSERT_PETS[config().database.provider],
+      new Date(),
+      JSON.stringify(data.map((pet) => [pet.name, String(pet.categoryId), pet.status])),
+    );
+  const created = rows
+    .map((row) => ({ id: BigInt(row.id), row }))
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    .map(({ id, row }) =>
+      toVersioned({
+        id,
+        name: row.name,
+        categoryId: BigInt(row.category_id),
+        status: row.status as PetStatus | null,
+        version: Number(row.version),
+      }),
+    );
+  if (created.length !== data.length) throw new Error("createPets: not every row was inserted");
   created.forEach(({ pet }, index) => {
     const wanted = data[index];
     if (pet.name !== wanted.name || pet.categoryId !== wanted.categoryId || (pet.status ?? null) !== wanted.status)
