@@ -10,7 +10,8 @@
 // after the growth table), BENCH_ONLY=export (exportPets of 1,000,000 pets: time and the server's peak RSS,
 // written to bench/results-export.json), BENCH_ONLY=import-latency (/healthz and a /v1 list during a 10,000-row
 // import's apply, written to bench/results-import-latency.json), BENCH_ONLY=concurrent-creates (64 connections of
-// creates, written to bench/results-concurrent-creates.json). Exits 0 whatever the figures: it is a measurement,
+// creates, written to bench/results-concurrent-creates.json); with those two, BENCH_BEFORE_DIR=<a built checkout of
+// an earlier commit> measures it beside this one, in the same run. Exits 0 whatever the figures: it is a measurement,
 // not a test.
 import fs from "node:fs";
 import os from "node:os";
@@ -564,7 +565,12 @@ try {
   // The compiled server and key tool that npm start runs (dist/), compiled again when a source changed.
   await runNode([path.join(root, "scripts/build-server.mjs"), "--if-stale"], {}, true);
   if (WRITES_ONLY) {
-    const builds: Build[] = [{ label: "this checkout", dir: root }];
+    // BENCH_BEFORE_DIR: a checkout of an earlier commit, built (`npm run build`), measured beside this one.
+    const before = process.env.BENCH_BEFORE_DIR;
+    const builds: Build[] = [
+      ...(before ? [{ label: `before (${path.basename(path.resolve(before))})`, dir: path.resolve(before) }] : []),
+      { label: "this checkout", dir: root },
+    ];
     for (const provider of ["sqlite", "postgresql"] as const)
       if (PROVIDERS.includes(provider)) await benchWrites(provider, builds);
   } else if (PROVIDERS.includes("sqlite")) {
