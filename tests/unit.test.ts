@@ -407,5 +407,10 @@ describe("Next's buffering of request bodies", () => {
       assert.equal(matched(target), false, target);
     for (const target of ["/admin", "/admin/import", "/admin/api/pets", "/admin/api/pets/importsx", "/sign-in"])
       assert.equal(matched(target), true, target);
+    // Only the exact paths are left out: a path that merely begins with one is a page (Next's 404), still guarded.
+    for (const target of ["/healthz", "/readyz", "/favicon.ico", "/_next/static/chunks/a.js", "/_next/image"])
+      assert.equal(matched(target), false, target);
+    for (const target of ["/healthzx", "/readyz/x", "/favicon.icox", "/admin/api/pets/imports/x/y", "/_next/staticx"])
+      assert.equal(matched(target), true, target);
   });
 });
