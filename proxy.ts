@@ -78,7 +78,10 @@ export function proxy(request: NextRequest) {
 export const config = {
   matcher: [
     {
-      source: "/((?!v1(?:/|$)|admin/api/pets/imports(?:/|$)|_next/static|_next/image|favicon.ico|healthz|readyz).*)",
+      // Each exclusion is the exact path it names (or, for /v1 and Next's assets, the folder): a path that only
+      // begins with one (/healthzx, /admin/api/pets/imports/x/y) is a page, Next's 404, and must be guarded.
+      source:
+        "/((?!v1(?:/|$)|admin/api/pets/imports(?:/[^/]+)?$|_next/static/|_next/image$|favicon\\.ico$|healthz$|readyz$).*)",
     },
   ],
 };

@@ -40,6 +40,17 @@ for (const entry of ["custom", "next"] as const) {
         { "Content-Type": "multipart/form-data; boundary=x" },
         `--x\r\nContent-Disposition: form-data; name="$ACTION_ID_${ACTION_ID}"\r\n\r\n\r\n--x--\r\n`,
       ],
+      // Paths that only begin with one the proxy leaves out (the import's endpoints, /healthz, the favicon) are
+      // pages (Next's 404), and guarded like any other.
+      ...["/admin/api/pets/imports/x/y", "/healthzx", "/favicon.icox"].map(
+        (path): [string, string, string, Record<string, string>, string] => [
+          `an action id posted to ${path}`,
+          "POST",
+          path,
+          { "Next-Action": ACTION_ID },
+          "[]",
+        ],
+      ),
       [
         "a URL-encoded form posted to a page",
         "POST",

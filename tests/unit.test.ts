@@ -16,6 +16,7 @@ import { privateFile, privateFolder } from "@/lib/private-files";
 import { categoryNameKey, categoryNameSchema } from "@/lib/categories/schema";
 import { hasVisibleCharacter, withoutFormatCharacters } from "@/lib/visible-text";
 import { onePerTurn } from "@/lib/http/one-per-turn";
+import { edgeRoute } from "@/lib/http/edge";
 import { IMPORT_LIMIT_BYTES } from "@/lib/pets/import";
 import { BODY_LIMIT_BYTES } from "@/lib/http/body";
 
@@ -407,5 +408,39 @@ describe("Next's buffering of request bodies", () => {
       assert.equal(matched(target), false, target);
     for (const target of ["/admin", "/admin/import", "/admin/api/pets", "/admin/api/pets/importsx", "/sign-in"])
       assert.equal(matched(target), true, target);
+    // Only the exact paths are left out: a path that merely begins with one is a page (Next's 404), still guarded.
+    for (const target of ["/healthz", "/readyz", "/favicon.ico", "/_next/static/chunks/a.js", "/_next/image"])
+      assert.equal(matched(target), false, target);
+    for (const target of ["/healthzx", "/readyz/x", "/favicon.icox", "/admin/api/pets/imports/x/y", "/_next/staticx"])
+      assert.equal(matched(target), true, target);
+  });
+});
+
+describe("client aborts at the edge (lib/http/edge.ts)", () => {
+  const surface = { label: "request", name: "v1" as const, identify: async () => ({}) };
+  const failing = (thrown: () => unknown) =>
+    edgeRoute(surface, {
+      GET: {
+        operationId: "listPets",
+        handler: async () => {
+          throw thrown();
+        },
+      },
+    });
+  const gone = () => {
+    const controller = new AbortController();
+    controller.abort();
+    return new Request("http://127.0.0.1/v1/pets", { signal: controller.signal });
+  };
+
+  test("a server failure while the client is gone is still a server failure, not a client abort", async () => {
+    const response = await failing(() => new TypeError("a bug of the server")).GET(gone());
+    assert.equal(response.status, 500);
+  });
+  test("the abort itself, or a body cut off mid-upload, is a client abort (499)", async () => {
+    const request = gone();
+    assert.equal((await failing(() => request.signal.reason).GET(request)).status, 499);
+    const cut = Object.assign(new Error("aborted"), { code: "ECONNRESET" });
+    assert.equal((await failing(() => cut).GET(gone())).status, 499);
   });
 });

@@ -98,14 +98,16 @@ export function toApiError(error: unknown): ApiError {
 }
 
 /**
- * Whether a request failed because its client went away: the connection closed before the answer (the request's
- * signal), or Node's error for a body cut off mid-upload ("aborted", ECONNRESET), which would otherwise read as a
- * database connection reset.
+ * Whether a request failed because its client went away: the error its going away raised (the request's signal's
+ * reason, an AbortError once the signal is aborted), or Node's error for a body cut off mid-upload ("aborted",
+ * ECONNRESET), which would otherwise read as a database connection reset. Any other error is the server's own,
+ * even when the client has gone meanwhile: a bug or an outage is never hidden as an abort.
  */
 function isClientAbort(request: Request, thrown: unknown): boolean {
-  if (request.signal.aborted) return true;
+  const { signal } = request;
   let error = thrown;
   for (let depth = 0; error instanceof Error && depth < 5; depth++, error = error.cause) {
+    if (signal.aborted && (error === signal.reason || error.name === "AbortError")) return true;
     if ((error as NodeJS.ErrnoException).code === "ECONNRESET" && error.message === "aborted") return true;
   }
   return false;
