@@ -400,6 +400,20 @@ describe("the sign-in limits, before any hash", () => {
     },
   );
 
+  test("past the account's limit, an IPv6 /48 gets one try between all its /64s", async () => {
+    const email = await newStaff();
+    const now = new Date("2031-03-01T01:05:00Z");
+    await pastAccountLimit(email, now);
+    assert.equal(await signInFrom("2001:db8:48:1::7", email, "a wrong password!", now), undefined, "the /48's try");
+    await assert.rejects(signInFrom("2001:db8:48:2::7", email, password, now), throttledError());
+    await assert.rejects(signInFrom("2001:db8:48:ffff:1:2:3:4", email, password, now), throttledError());
+    assert.ok(await signInFrom("2001:db8:49:1::7", email, password, now), "another /48 has its own try");
+    assert.deepEqual(
+      ["2001:db8:48:1::7", "2001:0db8:0048:00ff::", "2001:db8:48::1", "203.0.113.9"].map(throttle.tryUnit),
+      ["2001:db8:48::/48", "2001:db8:48::/48", "2001:db8:48::/48", "203.0.113.9"],
+    );
+  });
+
   test("unlock clears every count that refuses the account, says what it cleared, and records it", async () => {
     const email = await newStaff();
     const now = new Date("2031-03-02T00:00:00Z");

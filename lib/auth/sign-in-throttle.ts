@@ -13,8 +13,8 @@ import { log } from "@/lib/log";
 //    with each further failure. A stranger's failures lock only the stranger's own address.
 // 3. Per email, across addresses: past ACCOUNT_LIMIT password checks in a window from addresses that
 //    have not signed in to that email within KNOWN_ADDRESS_DAYS, the account is slowed, never closed:
-//    each such address gets one try at it, and one that has failed at it since its last success there
-//    is refused until the window ends. Guessing spread over many addresses then costs an address per
+//    each such address (an IPv6 /48: tryUnit) gets one try at it, and one that has failed at it since its
+//    last success there is refused until the window ends. Guessing spread over many addresses then costs an address per
 //    guess, while the staff member still signs in from any address that has not been guessing, and
 //    from any address they signed in from before (those are never counted).
 //    Attempts refused by 1 or 2 are not counted here: an address stopped by its own limits adds
@@ -89,7 +89,16 @@ function throttled(retryAfterSeconds: number, message: string): ApiError {
 const addressBucket = (address: string) => `address ${address}`;
 const accountBucket = (key: string) => `account ${key}`;
 /** The tries of one address at an email past the email's ACCOUNT_LIMIT: one is allowed per window. */
-const tryBucket = (key: string, address: string) => `${accountBucket(key)} from ${address}`;
+const tryBucket = (key: string, address: string) => `${accountBucket(key)} from ${tryUnit(address)}`;
+
+/**
+ * The unit that gets one try at an account past ACCOUNT_LIMIT: an IPv4 address as it is, an IPv6 address by its
+ * /48, a site's usual allocation. Counted by its /64 (the address unit), a /48 would give 65,536 tries a window.
+ */
+export function tryUnit(address: string): string {
+  const unit = throttleAddress(address);
+  return unit.endsWith("::/64") ? `${unit.split(":").slice(0, 3).join(":")}::/48` : unit;
+}
 
 const windowOf = (now: Date) => Math.floor(now.getTime() / 1000 / WINDOW_SECONDS) * WINDOW_SECONDS;
 
