@@ -146,7 +146,9 @@ export async function consumeRateLimit(apiKeyId: number, subject = "", cost = 1)
   });
 
   const known = () => window.synced + window.pending + window.inflight;
-  // The shared row already says so (a cost above the whole quota never fits).
+  // A request costing more than the whole quota costs the whole quota: it fits a fresh window, never more.
+  cost = Math.min(cost, limit);
+  // The shared row already says so.
   if (window.synced + cost > limit) return state(window.synced, false);
   if (limit - known() - cost >= margin) {
     window.pending += cost;

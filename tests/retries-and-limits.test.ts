@@ -367,6 +367,7 @@ for (const provider of providers) {
       await createStaff(database.url, "boss@animal-store.example", "the boss's long password", "admin");
       await createStaff(database.url, "cleo@animal-store.example", "cleo's long password");
       await createStaff(database.url, "dan@animal-store.example", "dan's long password");
+      await createStaff(database.url, "eve@animal-store.example", "eve's long password");
       server = await startServer("custom", database.url, {
         RATE_LIMIT_REQUESTS: String(ADMIN_QUOTA),
         RATE_LIMIT_WINDOW_SECONDS: "3600",
@@ -449,6 +450,21 @@ for (const provider of providers) {
       );
       assertError(chunked, 429, "rate_limited");
       assert.equal(remainingOf(chunked), 11);
+    });
+
+    test("an upload costing more than the whole quota costs the whole quota: admitted in a fresh window", async () => {
+      const eve = await signInStaff(server.baseUrl, "eve@animal-store.example", "eve's long password");
+      // Chunked, it would cost 80 (the largest file), twice ADMIN_QUOTA: never admitted, whatever the wait.
+      const chunked = asReply(
+        await rawCall(server.baseUrl, {
+          method: "POST",
+          path: "/admin/api/pets/imports",
+          headers: { Cookie: eve, Origin: server.baseUrl, "Content-Type": CSV, "Transfer-Encoding": "chunked" },
+          chunks: [Buffer.from("name,categoryId\nRex,1\n")],
+        }),
+      );
+      assert.equal(chunked.status, 200, chunked.text);
+      assert.equal(remainingOf(chunked), 0);
     });
 
     test("a staff member's budget is one, whichever endpoint spends it; another's is untouched", async () => {
