@@ -374,7 +374,7 @@ export async function badRowsCsv(bytes: Uint8Array): Promise<string> {
   const errorAt = existing === -1 ? file.header.length : existing;
   const lines = [csvLine(header)];
   const budget = bytes.byteLength + BAD_ROWS_EXTRA_BYTES;
-  let size = lines[0].length;
+  let size = Buffer.byteLength(lines[0]);
   for (const [index, row] of file.rows.entries()) {
     if (index > 0 && index % CHECK_CHUNK === 0) await nextTurn();
     if (row.problems.length === 0) continue;
@@ -384,7 +384,7 @@ export async function badRowsCsv(bytes: Uint8Array): Promise<string> {
       .map(({ column, message }) => (column ? `${column}: ${message}` : message))
       .join("; ");
     const line = csvLine(fields);
-    size += line.length;
+    size += Buffer.byteLength(line);
     if (size > budget)
       throw new ApiError("invalid_csv", {
         message:
