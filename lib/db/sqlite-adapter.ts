@@ -92,7 +92,7 @@ function isolateTransactions(adapter: SqlDriverAdapter): void {
     // handed over at once, a queue of transactions ran back to back without ever returning to the event loop
     // (Prisma's steps and better-sqlite3's calls are all promises and synchronous work), so no other request,
     // not even /healthz or a new connection, was read until the whole queue had drained
-    // (docs/decisions/101-sqlite-writes-yield.md).
+    // (docs/decisions/001-sqlite-writes-yield.md).
     const finish = () =>
       setImmediate(() => {
         if (open === mine) open = undefined;
