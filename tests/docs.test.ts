@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { THIS_SERVER_DESCRIPTION, withThisServer } from "@/lib/client/api-servers";
+import { generatedDocs } from "@/scripts/generate-docs";
 
 // The servers /docs offers for "Try it out". The browser side (that it works from the page) is in e2e/docs.spec.ts.
 
@@ -107,4 +108,16 @@ describe("the docs' links", () => {
       assert.deepEqual(broken, []);
     });
   }
+});
+
+describe("the generated reference", () => {
+  test("the configuration table and the error codes are as the schema and the catalogue say", async () => {
+    for (const [file, expected] of await generatedDocs()) {
+      const actual = fs.readFileSync(path.join(ROOT, file), "utf8");
+      assert.ok(
+        actual === expected,
+        `${file} is stale: run npx tsx --conditions=react-server scripts/generate-docs.ts and commit the result`,
+      );
+    }
+  });
 });
