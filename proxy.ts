@@ -32,7 +32,7 @@ const FORM_TYPES = ["multipart/form-data", "application/x-www-form-urlencoded"];
 /**
  * A request Next would take for a React Server Function (Server Action), as its own test reads one
  * (`getServerActionRequestMetadata`): a `Next-Action` header, or a form posted to a page. The app defines none,
- * so none is ever let through to the code in Next that decodes one (docs/decisions/103-no-server-functions.md).
+ * so none is ever let through to the code in Next that decodes one (docs/decisions/003-no-server-functions.md).
  */
 function isServerFunctionRequest(request: NextRequest): boolean {
   if (request.headers.has("next-action")) return true;

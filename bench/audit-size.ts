@@ -5,7 +5,7 @@ import { createDatabase } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/sqlite/client";
 import { createTestDatabase, runScript, testProviders } from "@/scripts/harness/servers";
 
-// What one activity record costs on disk, table and indexes together, for the README's sizing of
+// What one activity record costs on disk, table and indexes together, for the sizing (docs/operators.md) of
 // AUDIT_RETENTION_DAYS: 100,000 typical records (most of them a pet's status change made in the admin app, some
 // pets added and deleted through /v1) inserted into a fresh database of each kind, and the growth measured.
 // Run: npx tsx --conditions=react-server bench/audit-size.ts

@@ -4,7 +4,7 @@ import { countPetsByCategory } from "@/lib/categories/store";
 import { createDatabase } from "@/lib/db/client";
 import { createTestDatabase, runScript, testProviders } from "@/scripts/harness/servers";
 
-// What the Categories page's counts cost at 1,000,000 pets, for the README: pets spread over the demo's six ids
+// What the Categories page's counts cost at 1,000,000 pets, for docs/staff.md: pets spread over the demo's six ids
 // and, one in a hundred, 994 others, inserted into a fresh database of each kind; then countPetsByCategory (the
 // one GROUP BY of GET /admin/api/categories/counts) timed 7 times, and the plan each database chooses for it.
 // Run: npx tsx --conditions=react-server bench/category-counts.ts [pets]

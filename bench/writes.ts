@@ -3,7 +3,7 @@
 //   sampled every 50 ms; the target is each sample's p99 at most 250 ms.
 // - concurrent-creates: 64 connections of POST /v1/pets for BENCH_DURATION seconds, /healthz sampled alongside;
 //   the target is no answer slower than 2 s, and no timeout or error.
-// Figures before a change come from running the row on the commit before it (docs/performance-sqlite-writes.md).
+// Figures before a change come from running the row on the commit before it (docs/performance.md, SQLite writes).
 import fs from "node:fs";
 import path from "node:path";
 import type { BenchDatabase, Provider } from "@/bench/databases";

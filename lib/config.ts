@@ -24,7 +24,8 @@ function commaList() {
     );
 }
 
-const envSchema = z.object({
+/** The environment variables; each one's description is its line in docs/operators.md (scripts/generate-docs.ts). */
+export const envSchema = z.object({
   DATABASE_URL: z
     .string()
     .trim()
@@ -32,31 +33,73 @@ const envSchema = z.object({
     .refine(
       (url) => /^(file:|postgres(ql)?:\/\/)/.test(url),
       "must start with file: (SQLite) or postgres:// / postgresql:// (PostgreSQL)",
+    )
+    .describe("`file:<path>` for SQLite (relative to the working directory), `postgresql://…` for PostgreSQL"),
+  PORT: z.coerce
+    .number({ error: "must be a port number" })
+    .int()
+    .min(0)
+    .max(65535)
+    .default(3000)
+    .describe("port to listen on (`0` picks a free one)"),
+  HOST: z
+    .string()
+    .trim()
+    .min(1)
+    .default("127.0.0.1")
+    .describe("address to listen on; `0.0.0.0` to serve other machines"),
+  API_PRODUCTION_URL: baseUrl
+    .default("https://api.animal-store.example/v1")
+    .describe("production base address in the OpenAPI document (must end in `/v1`)"),
+  API_STAGING_URL: baseUrl
+    .default("https://staging-api.animal-store.example/v1")
+    .describe("staging base address in the OpenAPI document (must end in `/v1`)"),
+  RATE_LIMIT_REQUESTS: z.coerce
+    .number({ error: "must be a whole number, 0 or more" })
+    .int()
+    .min(0)
+    .default(6000)
+    .describe(
+      "requests each API key, and each staff member in the admin app, may make per window; `0` turns rate limiting off",
     ),
-  PORT: z.coerce.number({ error: "must be a port number" }).int().min(0).max(65535).default(3000),
-  HOST: z.string().trim().min(1).default("127.0.0.1"),
-  API_PRODUCTION_URL: baseUrl.default("https://api.animal-store.example/v1"),
-  API_STAGING_URL: baseUrl.default("https://staging-api.animal-store.example/v1"),
-  RATE_LIMIT_REQUESTS: z.coerce.number({ error: "must be a whole number, 0 or more" }).int().min(0).default(6000),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce
     .number({ error: "must be a whole number of seconds from 1 to 86400" })
     .int()
     .min(1)
     .max(86_400)
-    .default(60),
-  SQLITE_SYNCHRONOUS: z.enum(["normal", "full"], { error: 'must be "normal" or "full"' }).default("normal"),
-  DEMO_SEED: z.enum(["on", "off"], { error: 'must be "on" or "off"' }).default("on"),
+    .default(60)
+    .describe("the window of the rate limit"),
+  SQLITE_SYNCHRONOUS: z
+    .enum(["normal", "full"], { error: 'must be "normal" or "full"' })
+    .default("normal")
+    .describe(
+      "`normal` or `full`: how a SQLite commit reaches the disk (see [Database and " +
+        "migrations](#database-and-migrations))",
+    ),
+  DEMO_SEED: z
+    .enum(["on", "off"], { error: 'must be "on" or "off"' })
+    .default("on")
+    .describe(
+      "`on` or `off`; `off` keeps an empty database empty at start-up (no demo catalogue, no demo " +
+        "staff account); the demo staff account is made on loopback only (see below)",
+    ),
   // How many days the activity log keeps a record; 0 keeps every record for ever (lib/housekeeping.ts).
   AUDIT_RETENTION_DAYS: z.coerce
     .number({ error: "must be a whole number of days, 0 (keep everything) or more" })
     .int({ error: "must be a whole number of days, 0 (keep everything) or more" })
     .min(0, { error: "must be a whole number of days, 0 (keep everything) or more" })
     .max(36_500, { error: "must be at most 36500 days (100 years); 0 keeps everything" })
-    .default(0),
-  CORS_ORIGINS: commaList().refine(
-    (origins) => origins.every((origin) => origin === "*" || /^https?:\/\/[^/]+$/.test(origin)),
-    "must be * or a comma-separated list of origins like https://shop.example",
-  ),
+    .default(0)
+    .describe(
+      "days the activity log keeps a record; `0` keeps every record; housekeeping deletes older " +
+        "ones (see [Sizing the activity log](#sizing-the-activity-log))",
+    ),
+  CORS_ORIGINS: commaList()
+    .refine(
+      (origins) => origins.every((origin) => origin === "*" || /^https?:\/\/[^/]+$/.test(origin)),
+      "must be * or a comma-separated list of origins like https://shop.example",
+    )
+    .describe("origins whose browsers may call `/v1` (comma-separated, or `*`)"),
   PUBLIC_ORIGIN: z
     .string()
     .trim()
@@ -66,11 +109,21 @@ const envSchema = z.object({
         URL.canParse(origin) && /^https?:$/.test(new URL(origin).protocol) && new URL(origin).origin === origin,
       "must be the origin browsers use, scheme and host (and port) only, like https://store.example",
     )
-    .optional(),
-  TRUSTED_PROXIES: commaList().refine(
-    (entries) => entries.every(isAddressOrRange),
-    "must be a comma-separated list of IP addresses or CIDR ranges, like 127.0.0.1,10.0.0.0/8",
-  ),
+    .optional()
+    .describe(
+      "the origin staff use, e.g. `https://store.example`; admin writes must come from it, and " +
+        "`https` makes the cookie `__Host-` and `Secure` (see [Behind a " +
+        "proxy](#behind-a-proxy-the-tested-nginx-recipe))",
+    ),
+  TRUSTED_PROXIES: commaList()
+    .refine(
+      (entries) => entries.every(isAddressOrRange),
+      "must be a comma-separated list of IP addresses or CIDR ranges, like 127.0.0.1,10.0.0.0/8",
+    )
+    .describe(
+      "addresses or CIDR ranges of the proxies whose `X-Forwarded-For`, `-Proto` and `-Host` are " +
+        "believed; from anyone else they are ignored",
+    ),
   // The bearer token Prometheus sends to GET /metrics; unset, there is no /metrics. A token is RFC 6750's
   // b64token, so it fits an Authorization header as it is; 16 characters or more, so it cannot be guessed.
   METRICS_TOKEN: z
@@ -79,7 +132,10 @@ const envSchema = z.object({
       /^[A-Za-z0-9._~+/-]{16,}=*$/,
       "must be a bearer token of at least 16 characters from A-Z a-z 0-9 - . _ ~ + / (openssl rand -hex 32 makes one)",
     )
-    .optional(),
+    .optional()
+    .describe(
+      "bearer token for `GET /metrics` (16+ characters); unset, there is no `/metrics` (see [Metrics](#metrics))",
+    ),
 });
 
 /** Variables whose value a configuration error never repeats. */

@@ -1,4 +1,4 @@
-// npm run reliability — the fault scenarios of RELIABILITY.md at full size, one after another; prints
+// npm run reliability — the fault scenarios of docs/reliability.md at full size, one after another; prints
 // their figures as a table and writes them to reliability-results.json.
 import os from "node:os";
 import { postgresAvailable } from "@/scripts/harness/servers";

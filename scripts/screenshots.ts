@@ -4,7 +4,7 @@ import path from "node:path";
 import { chromium, type Browser, type BrowserContextOptions, type Page } from "@playwright/test";
 import { createKey, createStaff, createTestDatabase, startServer } from "./harness/servers";
 
-// The README's screenshots of the admin app, made rather than taken by hand: `npm run screenshots` builds, then
+// The screenshots of the admin app in docs/staff.md, made rather than taken by hand: `npm run screenshots` builds, then
 // this starts the production server (server.ts) on 127.0.0.1 and a port the OS picks, over a fresh SQLite file
 // with the demo catalogue, creates a staff account with the staff tool, signs in with Chromium (Debian's, as the
 // browser tests use) and writes docs/images/catalogue-light.png (desktop, light) and pet-panel-dark.png (a phone,

@@ -19,8 +19,8 @@ import {
 } from "@/scripts/harness/servers";
 
 // A real deployment: nginx from Debian's packages terminating TLS with a certificate made here, in front
-// of two instances of the production server on one PostgreSQL, configured exactly as the README's recipe
-// (read from the README itself). The client connects from 127.0.0.2, so the address the app reports can
+// of two instances of the production server on one PostgreSQL, configured exactly as the recipe in
+// docs/nginx.conf (read from that file itself). The client connects from 127.0.0.2, so the address the app reports can
 // only have come through nginx's X-Forwarded-For; nginx and the apps talk over 127.0.0.1.
 
 const NGINX = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((candidate) => fs.existsSync(candidate));
@@ -29,11 +29,10 @@ const CLIENT_ADDRESS = "127.0.0.2";
 const EMAIL = "ana@animal-store.example";
 const PASSWORD = "correct horse battery staple";
 
-/** The README's nginx block, with this run's ports, certificate and addresses. */
+/** The recipe in docs/nginx.conf, with this run's ports, certificate and addresses. */
 function recipe(options: { upstreams: number[]; httpsPort: number; httpPort: number; directory: string }): string {
-  const readme = fs.readFileSync(path.join(import.meta.dirname, "..", "README.md"), "utf8");
-  const block = /```nginx\n([\s\S]*?)```/.exec(readme)?.[1];
-  assert.ok(block, "the README gives an nginx configuration");
+  const block = fs.readFileSync(path.join(import.meta.dirname, "..", "docs", "nginx.conf"), "utf8");
+  assert.ok(block.includes("upstream animal_store {"), "docs/nginx.conf gives the nginx configuration");
   const site = block
     .replace("server 127.0.0.1:3001;", `server 127.0.0.1:${options.upstreams[0]};`)
     .replace("server 127.0.0.1:3002;", `server 127.0.0.1:${options.upstreams[1]};`)

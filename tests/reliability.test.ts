@@ -4,7 +4,7 @@ import { postgresAvailable } from "@/scripts/harness/servers";
 import { privatePostgresAvailable } from "@/scripts/harness/private-postgres";
 import { crashScenario, outageScenario, twoInstancesScenario } from "@/scripts/harness/scenarios";
 
-// The fault scenarios of RELIABILITY.md in their CI-sized runs; scripts/reliability.ts runs larger ones.
+// The fault scenarios of docs/reliability.md in their CI-sized runs; scripts/reliability.ts runs larger ones.
 
 const postgres = await postgresAvailable();
 

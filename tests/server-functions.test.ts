@@ -5,7 +5,7 @@ import { createTestDatabase, startServer, type RunningServer, type TestDatabase 
 
 // The app defines no React Server Functions (Server Actions), so proxy.ts refuses every request for one before
 // Next decodes any of it: a `Next-Action` header anywhere, or a form posted to a page. Through both entries that
-// serve pages (server.ts and plain `next start`). docs/decisions/103-no-server-functions.md says why.
+// serve pages (server.ts and plain `next start`). docs/decisions/003-no-server-functions.md says why.
 
 const ACTION_ID = "7f0123456789abcdef0123456789abcdef012345";
 

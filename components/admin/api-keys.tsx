@@ -10,7 +10,7 @@ import { createKey, fetchKeys, keysQueryKey, revokeKey, type NewKey } from "@/li
 // The API keys page: every key (newest first) with who made it, its use and its getPet calls; a form that
 // creates a key and shows it once, with a Copy button and a curl line to try it; revocation after a
 // confirmation naming the key, after which the focus goes to that key's name (its Revoke button is gone). The
-// admin app's own key is marked and not revoked here (the README says why).
+// admin app's own key is marked and not revoked here (docs/staff.md says why).
 
 const primaryButton =
   "min-h-11 rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 disabled:opacity-60 " +

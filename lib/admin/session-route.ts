@@ -12,8 +12,8 @@ import { parseOrThrow } from "@/lib/http/validation";
 
 // Sign-in and sign-out. Its route file (app/admin/api/session) re-exports these functions for Next, and
 // the custom server dispatches to them directly, as it does /v1: Next's page pipeline costs a request
-// about eight times what a /v1 list costs, and this is the endpoint a flood of bogus sign-ins hits, where
-// every refusal must stay cheap for everyone else (README, Performance).
+// several times what a /v1 list costs, and this is the endpoint a flood of bogus sign-ins hits, where
+// every refusal must stay cheap for everyone else (the figures: docs/performance.md, Sign-in floods).
 
 export const SESSION_PATH = "/admin/api/session";
 

@@ -7,9 +7,9 @@ import { db } from "@/lib/db/client";
 // bearer key) or by its id (the admin app's key, named in-process by its forwards).
 // On SQLite it is a prepared statement on a read-only connection of its own rather than a Prisma
 // query: profiled under load, Prisma's per-query work was the largest single cost of a request, and
-// this lookup (3 µs prepared, against 30 µs as a Prisma raw query and 75 µs as findUnique) is the one
-// query every operation repeats. It reads committed data (WAL), so a revocation by the key tool counts
-// from the next request. On PostgreSQL it stays a Prisma query: there the pool round trip dominates.
+// this lookup is the one query every operation repeats (the figures: docs/performance.md). It reads
+// committed data (WAL), so a revocation by the key tool counts from the next request. On PostgreSQL it
+// stays a Prisma query: there the pool round trip dominates.
 // Writes to keys always go through Prisma (lib/auth/api-keys.ts).
 
 export type KeyRow = { id: number; name: string; revoked: boolean; lastUsedAt: Date | null };

@@ -9,8 +9,8 @@ import { Worker } from "node:worker_threads";
 //
 // Hashes run on worker threads of their own, each lowered to nice 10 where the OS gives a thread its own
 // priority (Linux): a hash takes the CPU that requests leave idle instead of an equal share of it. On libuv's
-// thread pool at normal priority, two hashes on a 2-core machine cut a busy server's /v1 throughput to a
-// quarter and raised its p99 six-fold; on these threads it lost about a sixth (see README, Performance).
+// thread pool at normal priority, two hashes on a 2-core machine slowed a busy server's /v1 far more than on
+// these threads (the figures: docs/performance.md, Sign-in floods).
 
 const N = 2 ** 15;
 const R = 8;

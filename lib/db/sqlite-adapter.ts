@@ -17,7 +17,7 @@ import type { SqliteSynchronous } from "@/lib/config";
 // - sets SQLite's synchronous mode as configured (SQLITE_SYNCHRONOUS): NORMAL, the default, keeps every
 //   answered commit through a crash of the process (WAL), and only the last ones can be lost if the
 //   machine itself loses power; FULL syncs each commit to disk before it is answered, at the price of
-//   one fsync per write (measured: creates at 32 connections fell from about 3,500 to 2,000 a second);
+//   one fsync per write (the figure: docs/operators.md, Database and migrations);
 // - prepares each distinct SQL text once and reuses the statement (profiled, preparing every query anew
 //   was a tenth of a /v1 request's CPU), passing the arguments per call instead of binding them for good.
 // The statement cache relies on the adapter keeping its connection in `client` (adapter 7.10, pinned by
@@ -92,7 +92,7 @@ function isolateTransactions(adapter: SqlDriverAdapter): void {
     // handed over at once, a queue of transactions ran back to back without ever returning to the event loop
     // (Prisma's steps and better-sqlite3's calls are all promises and synchronous work), so no other request,
     // not even /healthz or a new connection, was read until the whole queue had drained
-    // (docs/decisions/101-sqlite-writes-yield.md).
+    // (docs/decisions/001-sqlite-writes-yield.md).
     const finish = () =>
       setImmediate(() => {
         if (open === mine) open = undefined;

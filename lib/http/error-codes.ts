@@ -1,39 +1,104 @@
-// The catalogue of error codes: code → HTTP status → default message. Every error the service answers,
+// The catalogue of error codes: code → HTTP status → default message (and, for /v1, when it is answered: the
+// table in docs/api.md is generated from it by scripts/generate-docs.ts). Every error the service answers,
 // on /v1 and on the admin app's endpoints, comes from here; nothing else invents a code. `adminOnly`
 // codes are answered by the admin endpoints alone, so the /v1 contract and its OpenAPI document list
 // exactly what /v1 answers.
 
 export const errorCodes = {
-  invalid_body: { status: 400, message: "The request body is invalid." },
-  invalid_json: { status: 400, message: "The request body is not valid JSON." },
-  invalid_query: { status: 400, message: "The query string is invalid." },
-  invalid_path: { status: 400, message: "The path is invalid." },
-  invalid_header: { status: 400, message: "A request header is invalid." },
-  unauthorized: { status: 401, message: "A valid API key is required: send Authorization: Bearer <key>." },
-  not_found: { status: 404, message: "Nothing exists at this path." },
-  method_not_allowed: { status: 405, message: "This method is not supported on this path." },
+  invalid_body: {
+    status: 400,
+    message: "The request body is invalid.",
+    when: "the body is JSON but not a valid NewPet or PetPatch (missing, wrong or unknown members)",
+  },
+  invalid_json: {
+    status: 400,
+    message: "The request body is not valid JSON.",
+    when:
+      "the body is empty, not UTF-8, not JSON, has differing duplicate members, or nests arrays " +
+      "and objects over 64 deep",
+  },
+  invalid_query: {
+    status: 400,
+    message: "The query string is invalid.",
+    when:
+      "a bad `limit`, `status`, `q`, `sort` or `cursor` (or one from another `sort`), an unknown " +
+      "parameter, or one given twice",
+  },
+  invalid_path: {
+    status: 400,
+    message: "The path is invalid.",
+    when: "`petId` is not a positive decimal int64; a malformed request target",
+  },
+  invalid_header: {
+    status: 400,
+    message: "A request header is invalid.",
+    when: "an `Idempotency-Key` that is not 1–255 visible ASCII characters; a malformed `If-Match`/`If-None-Match`",
+  },
+  unauthorized: {
+    status: 401,
+    message: "A valid API key is required: send Authorization: Bearer <key>.",
+    when: 'the key is missing, malformed, unknown or revoked; with `WWW-Authenticate: Bearer realm="animal-store"`',
+  },
+  not_found: {
+    status: 404,
+    message: "Nothing exists at this path.",
+    when: "no pet has that id; nothing exists at that path under `/v1`",
+  },
+  method_not_allowed: {
+    status: 405,
+    message: "This method is not supported on this path.",
+    when: "with an `Allow` header naming the supported methods",
+  },
   idempotency_key_in_progress: {
     status: 409,
     message: "A request with this Idempotency-Key is still being processed; retry shortly.",
+    when: "a request with the same `Idempotency-Key` is still running; with `Retry-After`",
   },
   precondition_failed: {
     status: 412,
     message:
       "The pet has changed since it was read: If-Match does not match its current ETag. Read it again, then retry.",
+    when: "`If-Match` does not name the pet's current `ETag`: it changed meanwhile, and nothing was changed",
   },
-  payload_too_large: { status: 413, message: "The request body is larger than 16 KiB." },
-  unsupported_media_type: { status: 415, message: "The request body must be sent as Content-Type: application/json." },
+  payload_too_large: {
+    status: 413,
+    message: "The request body is larger than 16 KiB.",
+    when: "the body is over 16 KiB (refused from `Content-Length` before reading, or as soon as it passes)",
+  },
+  unsupported_media_type: {
+    status: 415,
+    message: "The request body must be sent as Content-Type: application/json.",
+    when:
+      "createPet: not `application/json` (or `application/*+json`); updatePet: not " +
+      "`application/merge-patch+json` or `application/json` (with `Accept-Patch`)",
+  },
   idempotency_key_reused: {
     status: 422,
     message: "This Idempotency-Key was already used with a different request body.",
+    when: "the `Idempotency-Key` was used before with a different body",
   },
-  rate_limited: { status: 429, message: "Too many requests for this API key; retry after the time in Retry-After." },
+  rate_limited: {
+    status: 429,
+    message: "Too many requests for this API key; retry after the time in Retry-After.",
+    when: "the key used up its quota; with `Retry-After` in seconds",
+  },
   gone: {
     status: 410,
     message: "This operation was removed on its sunset date; use the successor-version in the Link header.",
+    when:
+      "getPet from its sunset, 2030-12-05T00:00:00Z, on: every call with a valid key; with " +
+      '`Deprecation`, `Sunset` and `Link: </v1/pets>; rel="successor-version"`',
   },
-  internal: { status: 500, message: "Something went wrong on our side; the request id identifies it." },
-  service_unavailable: { status: 503, message: "The service cannot reach its database right now; retry shortly." },
+  internal: {
+    status: 500,
+    message: "Something went wrong on our side; the request id identifies it.",
+    when: "a bug; the log line names the request id",
+  },
+  service_unavailable: {
+    status: 503,
+    message: "The service cannot reach its database right now; retry shortly.",
+    when: "the database cannot be reached; with `Retry-After`",
+  },
 
   session_required: { status: 401, message: "Sign in first: this needs a staff session.", adminOnly: true },
   invalid_credentials: {
@@ -121,7 +186,7 @@ export const errorCodes = {
     message: "The admin app's API key was refused; retry in a moment.",
     adminOnly: true,
   },
-} as const satisfies Record<string, { status: number; message: string; adminOnly?: true }>;
+} as const satisfies Record<string, { status: number; message: string; when?: string; adminOnly?: true }>;
 
 export type ErrorCode = keyof typeof errorCodes;
 

@@ -49,7 +49,7 @@ export const BAD_ROWS_EXTRA_BYTES = 5 * 1024 * 1024;
  * Valid rows created per transaction: a 10,000-row file is 100 short transactions, not one long one. Between two
  * batches the apply waits for the event loop's next turn, and the row checks wait every CHECK_CHUNK rows: on SQLite
  * every statement runs on the event loop's thread, so without these pauses no other request is answered until the
- * whole file is done (docs/decisions/101-sqlite-writes-yield.md).
+ * whole file is done (docs/decisions/001-sqlite-writes-yield.md).
  */
 export const IMPORT_BATCH_SIZE = 100;
 const CHECK_CHUNK = 500;

@@ -316,7 +316,7 @@ export function openApiChecker(document: OpenApiDocument) {
   return (request: FuzzRequest, status: number, contentTypeHeader: string | null, text: string): string | undefined => {
     if (status >= 500) return `a ${status}`;
     const response = operations.get(request.operation)?.[String(status)];
-    // 404 and 405 come from the HTTP edge and hold for every path; they are documented in the README.
+    // 404 and 405 come from the HTTP edge and hold for every path; they are documented in docs/api.md.
     const edge = status === 404 || status === 405;
     if (!response && !edge) return `status ${status} is not documented for ${request.operation}`;
     // A documented answer without content (204 No Content, 304 Not Modified) has no body at all.

@@ -5,7 +5,7 @@ import { createKey, createTestDatabase, runScript, startServer, type RunningServ
 import { startPrivatePostgres } from "./private-postgres";
 
 // Fault scenarios over the real server and databases, shared by tests/reliability.test.ts (small runs
-// in CI) and scripts/reliability.ts (larger runs whose figures go into RELIABILITY.md).
+// in CI) and scripts/reliability.ts (larger runs whose figures go into docs/reliability.md).
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // These scenarios test durability and recovery, not the limiter: their load must not meet a quota.

@@ -7,7 +7,7 @@ import { readJsonBody } from "@/lib/http/body";
 import { edgeRoute, json } from "@/lib/http/edge";
 import { parseOrThrow } from "@/lib/http/validation";
 
-// Renaming a category, for admins only. Deleting one is not offered (see the README).
+// Renaming a category, for admins only. Deleting one is not offered (see docs/staff.md).
 export const dynamic = "force-dynamic";
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(adminSurface, {

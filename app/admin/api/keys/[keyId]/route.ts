@@ -8,7 +8,7 @@ import { ApiError } from "@/lib/http/errors";
 import { parseOrThrow } from "@/lib/http/validation";
 
 // Revoking one key, for admins only. A second revocation is a 200 saying it was revoked already, with nothing
-// changed or recorded; the admin app's own live key is refused (409 admin_app_key: see the README).
+// changed or recorded; the admin app's own live key is refused (409 admin_app_key: see docs/staff.md).
 export const dynamic = "force-dynamic";
 
 const keyPathSchema = z.object({ keyId: keyIdSchema });
