@@ -37,26 +37,21 @@ function policy() {
   return { limit, windowSeconds, margin: Math.max(20, Math.ceil(limit / 10)) };
 }
 
+/** The largest count a counter's column holds (INTEGER): a ceiling that every total stays within. */
+const NO_CEILING = 2 ** 31 - 1;
+
 /**
- * Adds `count` requests to the shared counter of a bucket's window and returns the new total; with `ceiling`,
- * only when the total stays within it (else adds nothing and returns undefined).
+ * Adds `count` requests to the shared counter of a bucket's window and returns the new total, only when the total
+ * stays within `ceiling` (else adds nothing and returns undefined).
  */
 async function addToCounter(
   { apiKeyId, subject, start }: Window,
   count: number,
-  ceiling?: number,
+  ceiling = NO_CEILING,
 ): Promise<number | undefined> {
-  const windowStart = BigInt(start);
-  const rows =
-    ceiling === undefined
-      ? await db().$queryRaw<{ count: number | bigint }[]>`
+  const rows = await db().$queryRaw<{ count: number | bigint }[]>`
     INSERT INTO rate_limit_counters (api_key_id, subject, window_start, count)
-    VALUES (${apiKeyId}, ${subject}, ${windowStart}, ${count})
-    ON CONFLICT (api_key_id, subject, window_start) DO UPDATE SET count = rate_limit_counters.count + excluded.count
-    RETURNING count`
-      : await db().$queryRaw<{ count: number | bigint }[]>`
-    INSERT INTO rate_limit_counters (api_key_id, subject, window_start, count)
-    VALUES (${apiKeyId}, ${subject}, ${windowStart}, ${count})
+    VALUES (${apiKeyId}, ${subject}, ${BigInt(start)}, ${count})
     ON CONFLICT (api_key_id, subject, window_start) DO UPDATE SET count = rate_limit_counters.count + excluded.count
     WHERE rate_limit_counters.count + excluded.count <= ${ceiling}
     RETURNING count`;

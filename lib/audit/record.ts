@@ -90,27 +90,29 @@ export async function recordAudit(tx: Transaction, context: AuditContext, entry:
  * columns' values, in AUDIT_COLUMNS' order, ids as text), so that its text and its prepared statement are the same
  * whatever the number of records (Prisma's createMany makes a statement of another shape for every number of rows).
  */
-const AUDIT_COLUMNS = [
-  "actor_type",
-  "actor_id",
-  "actor_label",
-  "action",
-  "target_type",
-  "target_id",
-  "target_label",
-  "details",
-  "client_address",
-  "request_id",
-] as const;
+const AUDIT_COLUMNS = {
+  actor_type: "actorType",
+  actor_id: "actorId",
+  actor_label: "actorLabel",
+  action: "action",
+  target_type: "targetType",
+  target_id: "targetId",
+  target_label: "targetLabel",
+  details: "details",
+  client_address: "clientAddress",
+  request_id: "requestId",
+} as const satisfies Record<string, keyof ReturnType<typeof auditRow>>;
+const AUDIT_FIELDS = Object.values(AUDIT_COLUMNS);
+const AUDIT_COLUMN_NAMES = Object.keys(AUDIT_COLUMNS).join(", ");
 /** The columns' values from a JSON array element (`item`), in AUDIT_COLUMNS' order; actor_id as an integer. */
 const auditValues = (item: string, integer: (text: string) => string) =>
-  AUDIT_COLUMNS.map((column, index) =>
-    column === "actor_id" ? integer(`${item} ->> ${index}`) : `${item} ->> ${index}`,
+  AUDIT_FIELDS.map((field, index) =>
+    field === "actorId" ? integer(`${item} ->> ${index}`) : `${item} ->> ${index}`,
   ).join(", ");
 const INSERT_AUDITS = {
-  sqlite: `INSERT INTO audit_events (at, ${AUDIT_COLUMNS.join(", ")})
+  sqlite: `INSERT INTO audit_events (at, ${AUDIT_COLUMN_NAMES})
     SELECT ?, ${auditValues("value", (text) => `CAST(${text} AS INTEGER)`)} FROM json_each(?) ORDER BY key`,
-  postgresql: `INSERT INTO audit_events (at, ${AUDIT_COLUMNS.join(", ")})
+  postgresql: `INSERT INTO audit_events (at, ${AUDIT_COLUMN_NAMES})
     SELECT CAST($1 AS timestamp(3)), ${auditValues("item", (text) => `(${text})::int`)}
     FROM jsonb_array_elements(CAST($2 AS jsonb)) WITH ORDINALITY AS items (item, position) ORDER BY position`,
 };
@@ -123,18 +125,9 @@ export async function recordAudits(tx: Transaction, records: { context: AuditCon
   if (records.length === 0) return;
   const rows = records.map(({ context, entry }) => {
     const row = auditRow(context, entry);
-    return [
-      row.actorType,
-      row.actorId === null ? null : String(row.actorId),
-      row.actorLabel,
-      row.action,
-      row.targetType,
-      row.targetId,
-      row.targetLabel,
-      row.details,
-      row.clientAddress,
-      row.requestId,
-    ];
+    return AUDIT_FIELDS.map((field) =>
+      field === "actorId" && row.actorId !== null ? String(row.actorId) : row[field],
+    );
   });
   await tx.$executeRawUnsafe(INSERT_AUDITS[config().database.provider], new Date(), JSON.stringify(rows));
 }
