@@ -1,5 +1,6 @@
 import "server-only";
-import { db, type Transaction } from "@/lib/db/client";
+import { db, transaction, type Transaction } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/errors";
 import { sha256Hex } from "@/lib/hash";
 import { ApiError } from "@/lib/http/errors";
 
@@ -31,10 +32,6 @@ type Claim =
   | { kind: "replay"; response: StoredResponse }
   | { kind: "in_progress" }
   | { kind: "mismatch" };
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
-}
 
 /** Claims an idempotency key for a request, or says what to answer instead. */
 async function claimIdempotencyKey(apiKeyId: number, key: string, hash: string): Promise<Claim> {
@@ -149,8 +146,7 @@ export function idempotency(
   return {
     async run(body, operation) {
       // Still a transaction of its own: the operation's change and its audit record commit together or not at all.
-      if (key === undefined)
-        return respond(await db().$transaction(operation, { maxWait: 4000, timeout: 8000 }), false);
+      if (key === undefined) return respond(await transaction(operation), false);
       const inProgress = () => new ApiError("idempotency_key_in_progress", { headers: { "Retry-After": "1" } });
       const claim = await claimIdempotencyKey(apiKeyId, key, sha256Hex(body));
       if (claim.kind === "replay") return respond(claim.response, true);
@@ -172,22 +168,18 @@ export function idempotency(
  * retry can never repeat the change.
  */
 function completeOnce(apiKeyId: number, key: string, operation: IdempotentOperation): Promise<StoredResponse> {
-  return db().$transaction(
-    async (tx) => {
-      const answer = await operation(tx);
-      const { count } = await tx.idempotencyRecord.updateMany({
-        where: { apiKeyId, key, responseStatus: null },
-        data: {
-          responseStatus: answer.status,
-          responseBody: answer.body,
-          location: answer.location,
-          etag: answer.etag,
-        },
-      });
-      if (count !== 1) throw new IdempotencyClaimLost(); // rolls the operation back
-      return answer;
-    },
-    // Bounds above the pool's: waiting for a connection gives up first, and is answered 503.
-    { maxWait: 4000, timeout: 8000 },
-  );
+  return transaction(async (tx) => {
+    const answer = await operation(tx);
+    const { count } = await tx.idempotencyRecord.updateMany({
+      where: { apiKeyId, key, responseStatus: null },
+      data: {
+        responseStatus: answer.status,
+        responseBody: answer.body,
+        location: answer.location,
+        etag: answer.etag,
+      },
+    });
+    if (count !== 1) throw new IdempotencyClaimLost(); // rolls the operation back
+    return answer;
+  });
 }

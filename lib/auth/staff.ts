@@ -2,6 +2,7 @@ import "server-only";
 import { COMMAND_LINE, recordAudit, type AuditContext } from "@/lib/audit/record";
 import { config } from "@/lib/config";
 import { db, type Transaction } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/errors";
 import { staffEmailSchema, staffPasswordSchema } from "@/lib/auth/staff-schema";
 import { decoyHash, hashPassword, verifyPassword } from "@/lib/auth/passwords";
 import {
@@ -93,8 +94,7 @@ export async function createStaff(
     });
   } catch (error) {
     // Created by someone else since the check above.
-    if ((error as { code?: unknown }).code === "P2002")
-      throw new StaffError(`A staff account for ${email} already exists.`, "exists");
+    if (isUniqueViolation(error)) throw new StaffError(`A staff account for ${email} already exists.`, "exists");
     throw error;
   }
 }

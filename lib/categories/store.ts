@@ -1,7 +1,8 @@
 import "server-only";
 import { recordAudit, type AuditContext } from "@/lib/audit/record";
 import { compareCategories, categoryNameKey, type Category, type NewCategory } from "@/lib/categories/schema";
-import { db, type Transaction } from "@/lib/db/client";
+import { db, transaction, type Transaction } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/errors";
 import { INT64_MAX } from "@/lib/http/int64";
 
 // Reads and writes of category names over Prisma, knowing nothing of HTTP. Every add and rename writes its audit
@@ -121,10 +122,6 @@ async function nextId(tx: Transaction): Promise<bigint> {
   return id;
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
-}
-
 /**
  * Names a categoryId: `input.id`, or a new one (nextId). Refused when the name is another
  * category's (ignoring case) or the id already has a name. Two admins adding at once are told which of the two
@@ -150,7 +147,7 @@ export async function createCategory(input: NewCategory, audit: AuditContext): P
   };
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db().$transaction(apply, { maxWait: 4000, timeout: 8000 });
+      return await transaction(apply);
     } catch (error) {
       // Another admin's add committed between the checks and the insert: the checks, run again, say which.
       if (!isUniqueViolation(error) || attempt === 3) throw error;
@@ -183,7 +180,7 @@ export async function renameCategory(id: bigint, name: string, audit: AuditConte
   };
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db().$transaction(apply, { maxWait: 4000, timeout: 8000 });
+      return await transaction(apply);
     } catch (error) {
       if (!isUniqueViolation(error) || attempt === 3) throw error;
     }

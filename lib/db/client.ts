@@ -77,6 +77,20 @@ export function db(): Database {
   return holder.__animalStoreDatabase.client;
 }
 
+/** How long a transaction may wait for a connection (`maxWait`), and last once it has one (`timeout`). */
+export type TransactionBounds = { maxWait: number; timeout: number };
+
+// Above the pool's connectionTimeoutMillis: waiting for a connection gives up first, and is answered 503.
+const TRANSACTION_BOUNDS: TransactionBounds = { maxWait: 4000, timeout: 8000 };
+
+/** Runs `work` in one interactive transaction of `db()`: committed when it returns, rolled back when it throws. */
+export function transaction<T>(
+  work: (tx: Transaction) => Promise<T>,
+  bounds: TransactionBounds = TRANSACTION_BOUNDS,
+): Promise<T> {
+  return db().$transaction(work, bounds);
+}
+
 /** The connection pool behind `db()` on PostgreSQL; undefined on SQLite (one connection) or before `db()`. */
 export function connectionPool(): pg.Pool | undefined {
   return holder.__animalStoreDatabase?.pool;

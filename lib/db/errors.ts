@@ -1,7 +1,12 @@
 import "server-only";
 
-// Which database failures mean "the database cannot be reached right now" (answered 503, worth a
-// retry) rather than a bug (answered 500).
+// What a database failure means: a unique index refused a write (the caller reads again and knows why), or the
+// database cannot be reached right now (answered 503, worth a retry) rather than a bug (answered 500).
+
+/** Whether a write was refused by a unique index (Prisma's P2002, on SQLite and PostgreSQL alike). */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
+}
 
 const unavailableCodes = new Set([
   "P1001", // can't reach database server

@@ -8,7 +8,8 @@ import { candidate } from "@/lib/client/pet-form";
 import { CsvReadError, quoted, readCsv, type CsvRecord } from "@/lib/csv/read";
 import { csvLine } from "@/lib/csv/write";
 import { config } from "@/lib/config";
-import { db, type Transaction } from "@/lib/db/client";
+import { db, transaction, type Transaction } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/errors";
 import { ApiError } from "@/lib/http/errors";
 import { rowMessages } from "@/lib/pets/import-messages";
 import { newPetSchema, type NewPet } from "@/lib/pets/schema";
@@ -264,10 +265,6 @@ export function importIdOf(sha256: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === "object" && error !== null && (error as { code?: unknown }).code === "P2002";
-}
-
 /**
  * The import this file belongs to: the one made by its first apply (whatever id this apply carries, so two dry
  * runs of one file can never make two imports), or a new one under `importId`. An id already used for another
@@ -336,7 +333,7 @@ export async function applyImport(
   for (let start = 0; start < valid.length; start += IMPORT_BATCH_SIZE) {
     if (start > 0) await nextTurn(); // the other requests' turn (see IMPORT_BATCH_SIZE)
     const batch = valid.slice(start, start + IMPORT_BATCH_SIZE);
-    created += await db().$transaction(
+    created += await transaction(
       async (tx) => {
         await holdImport(id, tx);
         const done: { line: number | bigint }[] = await tx.$queryRawUnsafe(

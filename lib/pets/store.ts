@@ -1,7 +1,8 @@
 import "server-only";
 import { recordAudit, recordAudits, type AuditContext } from "@/lib/audit/record";
 import { config } from "@/lib/config";
-import { db, type Transaction } from "@/lib/db/client";
+import { db, transaction, type Transaction } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/errors";
 import { readStatusCounts } from "@/lib/pets/status-counts";
 import { parseJson } from "@/lib/http/json";
 import {
@@ -262,7 +263,7 @@ export async function createPet(input: NewPet, audit: AuditContext, tx?: Transac
     });
     return created;
   };
-  return tx ? apply(tx) : db().$transaction(apply, { maxWait: 4000, timeout: 8000 });
+  return tx ? apply(tx) : transaction(apply);
 }
 
 /**
@@ -407,7 +408,7 @@ export async function updatePet(
     });
     return { kind: "done", result: updated };
   };
-  return tx ? apply(tx) : db().$transaction(apply, { maxWait: 4000, timeout: 8000 });
+  return tx ? apply(tx) : transaction(apply);
 }
 
 /** Deletes a pet, only while its version meets `expected`, with its record. Its id is never given again. */
@@ -432,7 +433,7 @@ export async function deletePet(
     });
     return { kind: "done", result: undefined };
   };
-  return tx ? apply(tx) : db().$transaction(apply, { maxWait: 4000, timeout: 8000 });
+  return tx ? apply(tx) : transaction(apply);
 }
 
 /** How long after its deletion a pet can be restored (the admin app's Undo offers it for the first seconds). */
@@ -511,10 +512,10 @@ export async function restorePet(id: bigint, audit: AuditContext, now = new Date
     return { kind: "done", result: restored };
   };
   try {
-    return await db().$transaction(apply, { maxWait: 4000, timeout: 8000 });
+    return await transaction(apply);
   } catch (error) {
     // Another restore of the same pet committed first: its insert holds the id.
-    if ((error as { code?: unknown }).code === "P2002") return { kind: "exists" };
+    if (isUniqueViolation(error)) return { kind: "exists" };
     throw error;
   }
 }
