@@ -1,4 +1,5 @@
 import "server-only";
+import { z } from "zod";
 import type { SignedInCaller } from "@/lib/admin/surface";
 import { CategoryError } from "@/lib/categories/store";
 import { INT64_MAX, INT64_MIN } from "@/lib/http/int64";
@@ -12,14 +13,12 @@ export function requireAdminCaller({ staff }: SignedInCaller): void {
   if (staff.role !== "admin") throw new ApiError("admin_role_required");
 }
 
-/** The category id in the path: any int64 (a category may name -5), else 404 (no category can have it). */
-export function categoryIdOf(params: Record<string, string>): bigint {
-  const raw = params.categoryId ?? "";
-  const id = /^-?[0-9]{1,19}$/.test(raw) ? BigInt(raw) : undefined;
-  if (id === undefined || id < INT64_MIN || id > INT64_MAX)
-    throw new ApiError("not_found", { message: `No category has the id "${raw}".` });
-  return id;
-}
+/** The category id in the path: any int64 (a category may name -5); anything else no category can have. */
+export const categoryIdSchema = z
+  .string()
+  .regex(/^-?[0-9]{1,19}$/)
+  .transform(BigInt)
+  .refine((id) => id >= INT64_MIN && id <= INT64_MAX);
 
 /** A store's refusal as the catalogue's code; anything else is left to the edge. */
 export function categoryApiError(error: unknown): unknown {

@@ -6,8 +6,8 @@ import { readJsonBody } from "@/lib/http/body";
 import { edgeRoute, json, type EdgeContext, type EdgeRoute } from "@/lib/http/edge";
 import { ApiError } from "@/lib/http/errors";
 import { clientAddress } from "@/lib/http/forwarded";
-import { parseOrThrow } from "@/lib/http/validation";
-import type { z } from "zod";
+import { parseOrThrow, pathParam } from "@/lib/http/validation";
+import { z } from "zod";
 
 // What the Staff page's endpoints (app/admin/api/staff/…) share: who the audit trail names (the signed-in
 // admin, from the client's address, with the request id), the account in the path, the JSON of an account,
@@ -44,14 +44,12 @@ export function adminAudit({ request, requestId, caller }: EdgeContext<SignedInC
   };
 }
 
-/** The account id in the path: a positive integer, else 404 (no account can have it). */
-export function staffIdOf({ params }: EdgeContext<SignedInCaller>): number {
-  const raw = params.staffId ?? "";
-  const id = /^[1-9][0-9]{0,9}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(id) || id > 2 ** 31 - 1)
-    throw new ApiError("not_found", { message: `No staff account has the id "${raw}".` });
-  return id;
-}
+/** The account id in the path: a positive int32; anything else no account can have. */
+const staffIdSchema = z
+  .string()
+  .regex(/^[1-9][0-9]{0,9}$/)
+  .transform(Number)
+  .refine((id) => id <= 2 ** 31 - 1);
 
 /**
  * Runs a change, answering its refusals with the catalogue's codes. An unlock answers what it cleared too:
@@ -100,7 +98,12 @@ export function staffChangeRoute<Body = undefined>(
     [method]: {
       operationId,
       handler: async (context: EdgeContext<SignedInCaller>) => {
-        const id = staffIdOf(context);
+        const id = pathParam(
+          context.params,
+          "staffId",
+          staffIdSchema,
+          (raw) => `No staff account has the id "${raw}".`,
+        );
         const input = body
           ? parseOrThrow(body.schema, (await readJsonBody(context.request)).json, "invalid_body", body.invalid)
           : (undefined as Body);

@@ -13,7 +13,7 @@ import { csvLine } from "@/lib/csv/write";
 import { json, type Handler } from "@/lib/http/edge";
 import { ApiError } from "@/lib/http/errors";
 import { stringifyJson } from "@/lib/http/json";
-import { parseOrThrow } from "@/lib/http/validation";
+import { parseOrThrow, pathParam } from "@/lib/http/validation";
 import { log } from "@/lib/log";
 import { decodeCursor, encodeCursor } from "@/lib/pets/cursor";
 import { queryOf } from "@/lib/pets/handlers";
@@ -62,7 +62,6 @@ export const activityHandler: Handler<SignedInCaller> = async ({ url }) => {
 };
 
 const historyQuerySchema = activityQuerySchema.omit({ actor: true, action: true, pet: true });
-const petPathSchema = z.object({ petId: petIdSchema });
 
 /**
  * A record as any staff member may read it in a pet's history: without the client's address and the request's id,
@@ -74,7 +73,7 @@ function historyRecord({ clientAddress: _address, requestId: _requestId, ...reco
 
 // GET /admin/api/pets/{petId}/history — one pet's records, newest first (a deleted pet's too)
 export const petHistoryHandler: Handler<SignedInCaller> = async ({ url, params }) => {
-  const { petId } = parseOrThrow(petPathSchema, params, "invalid_path", "Invalid path");
+  const petId = pathParam(params, "petId", petIdSchema);
   const query = parseOrThrow(historyQuerySchema, queryOf(url), "invalid_query", "Invalid query");
   return page({ pet: String(petId) }, query, historyRecord);
 };

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import type { ErrorCode } from "@/lib/http/error-codes";
 import { ApiError, type FieldError } from "@/lib/http/errors";
 
@@ -58,4 +58,25 @@ export function parseOrThrow<S extends z.ZodType>(
     `${what}: ${errors.map((error) => error.message).join("; ")}` +
     `${more > 0 ? `; and ${more.toLocaleString("en")} more` : ""}.`;
   throw new ApiError(code, { message, errors });
+}
+
+/**
+ * The path parameter `name` (`petId` of /v1/pets/{petId}), parsed by `schema`. A value it refuses is the 400
+ * `invalid_path` naming the parameter, or, given `notFound`, a 404 with its message: for a resource whose ids are
+ * not in the API's contract, an id none can have is simply not there.
+ */
+export function pathParam<S extends z.ZodType>(
+  params: Record<string, string>,
+  name: string,
+  schema: S,
+  notFound?: (raw: string) => string,
+): z.output<S> {
+  if (!notFound) {
+    const path = parseOrThrow(z.object({ [name]: schema }), params, "invalid_path", "Invalid path");
+    return path[name] as z.output<S>;
+  }
+  const raw = params[name] ?? "";
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) throw new ApiError("not_found", { message: notFound(raw) });
+  return parsed.data;
 }

@@ -1,10 +1,9 @@
 import "server-only";
-import { z } from "zod";
 import { MERGE_PATCH_TYPES, readJsonBody } from "@/lib/http/body";
 import { conditionOf, type EntityTag } from "@/lib/http/conditional";
 import { json, jsonText, type EdgeContext, type Handler } from "@/lib/http/edge";
 import { ApiError } from "@/lib/http/errors";
-import { parseOrThrow } from "@/lib/http/validation";
+import { parseOrThrow, pathParam } from "@/lib/http/validation";
 import { idempotency } from "@/lib/idempotency";
 import { decodeCursor, nextPageLink, type CursorPosition } from "@/lib/pets/cursor";
 import { getPetDeprecation } from "@/lib/pets/deprecation";
@@ -106,12 +105,6 @@ export const createPetHandler: Handler<ApiClient> = async ({ request, requestId,
   });
 };
 
-const petPathSchema = z.object({ petId: petIdSchema });
-
-function petIdOf(params: Record<string, string>): bigint {
-  return parseOrThrow(petPathSchema, params, "invalid_path", "Invalid path").petId;
-}
-
 function notFound(id: bigint): ApiError {
   return new ApiError("not_found", { message: `No pet has id ${id}.` });
 }
@@ -169,7 +162,7 @@ function petAnswer(found: VersionedPet): Response {
  * ignored rather than refused: a read is safe to answer in full.
  */
 export async function readPet({ request, params }: Pick<EdgeContext<unknown>, "request" | "params">) {
-  const id = petIdOf(params);
+  const id = pathParam(params, "petId", petIdSchema);
   const { ifMatch, ifNoneMatch } = preconditionsOf(request, id, { lenient: true });
   const found = await findPet(id);
   if (!found) throw notFound(id);
@@ -197,7 +190,7 @@ export const getPetHandler: Handler<ApiClient> = async (context) => {
 
 // PATCH /v1/pets/{petId} — updatePet
 export const updatePetHandler: Handler<ApiClient> = async ({ request, requestId, params, caller }) => {
-  const id = petIdOf(params);
+  const id = pathParam(params, "petId", petIdSchema);
   const expected = expectedOf(request, id);
   const body = await readJsonBody(request, MERGE_PATCH_TYPES);
   const patch = parseOrThrow(petPatchSchema, body.json, "invalid_body", "Invalid pet");
@@ -206,7 +199,7 @@ export const updatePetHandler: Handler<ApiClient> = async ({ request, requestId,
 
 // DELETE /v1/pets/{petId} — deletePet
 export const deletePetHandler: Handler<ApiClient> = async ({ request, requestId, params, caller }) => {
-  const id = petIdOf(params);
+  const id = pathParam(params, "petId", petIdSchema);
   settled(await deletePet(id, expectedOf(request, id), auditContextOf(caller, requestId)), id);
   return new Response(null, { status: 204 });
 };
@@ -218,7 +211,7 @@ export const deletePetHandler: Handler<ApiClient> = async ({ request, requestId,
  * window, 404 when it was never deleted.
  */
 export async function restorePetAnswer(params: Record<string, string>, audit: AuditContext): Promise<Response> {
-  const id = petIdOf(params);
+  const id = pathParam(params, "petId", petIdSchema);
   const outcome = await restorePet(id, audit);
   switch (outcome.kind) {
     case "done":

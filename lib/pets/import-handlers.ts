@@ -5,7 +5,7 @@ import { readLimitedBytes } from "@/lib/http/body";
 import { json, type Handler } from "@/lib/http/edge";
 import { ApiError } from "@/lib/http/errors";
 import { clientAddress } from "@/lib/http/forwarded";
-import { parseOrThrow } from "@/lib/http/validation";
+import { pathParam } from "@/lib/http/validation";
 import { applyImport, badRowsCsv, dryRunImport, IMPORT_LIMIT_BYTES, IMPORT_LIMIT_MESSAGE } from "@/lib/pets/import";
 
 // The catalogue's CSV import endpoints, for any signed-in staff member (as adding a pet one at a time is): the
@@ -27,13 +27,11 @@ async function fileOf(request: Request): Promise<Uint8Array> {
 export const dryRunImportHandler: Handler<SignedInCaller> = async ({ request }) =>
   json(await dryRunImport(await fileOf(request)));
 
-const importPathSchema = z.object({
-  importId: z.uuid({ error: "importId must be the id a dry run gave" }),
-});
+const importIdSchema = z.uuid({ error: "importId must be the id a dry run gave" });
 
 // PUT /admin/api/pets/imports/{importId} — apply: the valid rows not yet created, once each
 export const applyImportHandler: Handler<SignedInCaller> = async ({ request, requestId, params, caller }) => {
-  const { importId } = parseOrThrow(importPathSchema, params, "invalid_path", "Invalid path");
+  const importId = pathParam(params, "importId", importIdSchema);
   const bytes = await fileOf(request);
   const { staff } = caller;
   const audit = {

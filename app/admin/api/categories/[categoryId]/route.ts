@@ -1,11 +1,11 @@
-import { categoryApiError, categoryIdOf } from "@/lib/admin/categories";
+import { categoryApiError, categoryIdSchema } from "@/lib/admin/categories";
 import { adminAudit } from "@/lib/admin/staff-endpoints";
 import { adminSurface } from "@/lib/admin/surface";
 import { categoryRenameSchema } from "@/lib/categories/schema";
 import { renameCategory } from "@/lib/categories/store";
 import { readJsonBody } from "@/lib/http/body";
 import { edgeRoute, json } from "@/lib/http/edge";
-import { parseOrThrow } from "@/lib/http/validation";
+import { parseOrThrow, pathParam } from "@/lib/http/validation";
 
 // Renaming a category, for admins only. Deleting one is not offered (see docs/staff.md).
 export const dynamic = "force-dynamic";
@@ -16,7 +16,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(adminS
   PATCH: {
     operationId: "renameCategory",
     handler: async (context) => {
-      const id = categoryIdOf(context.params);
+      const id = pathParam(context.params, "categoryId", categoryIdSchema, (raw) => `No category has the id "${raw}".`);
       const body = (await readJsonBody(context.request)).json;
       const { name } = parseOrThrow(categoryRenameSchema, body, "invalid_body", "Invalid category");
       try {

@@ -1,24 +1,21 @@
-import { z } from "zod";
 import { adminSurface } from "@/lib/admin/surface";
 import { keyViewWithCalls, staffAuditContext } from "@/lib/admin/keys";
 import { keyIdSchema } from "@/lib/auth/api-key-schema";
 import { revokeApiKey } from "@/lib/auth/api-keys";
 import { edgeRoute, json } from "@/lib/http/edge";
 import { ApiError } from "@/lib/http/errors";
-import { parseOrThrow } from "@/lib/http/validation";
+import { pathParam } from "@/lib/http/validation";
 
 // Revoking one key, for admins only. A second revocation is a 200 saying it was revoked already, with nothing
 // changed or recorded; the admin app's own live key is refused (409 admin_app_key: see docs/staff.md).
 export const dynamic = "force-dynamic";
-
-const keyPathSchema = z.object({ keyId: keyIdSchema });
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(adminSurface, {
   // DELETE /admin/api/keys/{keyId} — revokeKey: {key, alreadyRevoked} (same-origin only)
   DELETE: {
     operationId: "revokeKey",
     handler: async ({ request, requestId, params, caller }) => {
-      const { keyId } = parseOrThrow(keyPathSchema, params, "invalid_path", "Invalid path");
+      const keyId = pathParam(params, "keyId", keyIdSchema);
       const revocation = await revokeApiKey(keyId, staffAuditContext(caller.staff, request, requestId), {
         sparingAdminAppKey: true,
       });
