@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { ApiError } from "@/lib/http/errors";
+import { errorBody } from "@/lib/http/errors";
+import { Refusal } from "@/lib/refusal";
 import { requestScheme, STRICT_TRANSPORT_SECURITY } from "@/lib/http/forwarded";
 
 // Security headers for every page Next renders: a Content-Security-Policy with a fresh nonce per
@@ -43,10 +44,10 @@ function isServerFunctionRequest(request: NextRequest): boolean {
 
 export function proxy(request: NextRequest) {
   if (isServerFunctionRequest(request)) {
-    const error = new ApiError("method_not_allowed", {
+    const error = new Refusal("method_not_allowed", {
       message: `${request.method} is not supported on ${request.nextUrl.pathname}: this app has no Server Functions.`,
     });
-    return NextResponse.json(error.body(), {
+    return NextResponse.json(errorBody(error), {
       status: error.status,
       headers: {
         Allow: "GET, HEAD",

@@ -9,8 +9,8 @@ import next from "next";
 import { prepareAdminApp } from "@/lib/admin/start-up";
 import { countActiveClientKeys } from "@/lib/auth/api-keys";
 import { rekeyCategoryNames } from "@/lib/categories/store";
-import { ApiError } from "@/lib/http/errors";
-import { errorResponse, toApiError, withEdgeHeaders } from "@/lib/http/edge";
+import { Refusal } from "@/lib/refusal";
+import { errorResponse, toRefusal, withEdgeHeaders } from "@/lib/http/edge";
 import { dispatchV1 } from "@/lib/v1/router";
 import { dispatchSession, SESSION_PATH } from "@/lib/admin/session-route";
 import { signInsBusy } from "@/lib/auth/sign-in-throttle";
@@ -34,7 +34,7 @@ const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
 const MAX_WAITING_SIGN_INS = 1000;
 
 /** Answers with an error at once, outside any route: its Error body and the edge's headers. */
-function answerAtOnce(response: http.ServerResponse, error: ApiError, headers: Record<string, string> = {}): void {
+function answerAtOnce(response: http.ServerResponse, error: Refusal, headers: Record<string, string> = {}): void {
   const answer = withEdgeHeaders(errorResponse(error), crypto.randomUUID());
   void answer
     .text()
@@ -98,16 +98,16 @@ async function main(): Promise<void> {
     errorHandler: (error) => {
       const requestId = crypto.randomUUID();
       const malformed = error instanceof RequestError;
-      const apiError = malformed
-        ? new ApiError("invalid_path", { message: "The request target or Host header is malformed." })
-        : toApiError(error);
+      const refusal = malformed
+        ? new Refusal("invalid_path", { message: "The request target or Host header is malformed." })
+        : toRefusal(error);
       log(malformed ? "warn" : "error", malformed ? "request refused" : "request failed", {
         requestId,
-        status: apiError.status,
-        code: apiError.code,
+        status: refusal.status,
+        code: refusal.code,
         error: String(error),
       });
-      return withEdgeHeaders(errorResponse(apiError), requestId);
+      return withEdgeHeaders(errorResponse(refusal), requestId);
     },
   };
   const handleV1 = getRequestListener((request) => dispatchV1(request), listenerOptions);
@@ -130,7 +130,7 @@ async function main(): Promise<void> {
     stampForwarded(request); // from here on, the forwarded headers are this server's conclusions
     if (draining) {
       // Shutting down: requests already running finish; a new one on a kept-alive connection is refused.
-      const refusal = new ApiError("service_unavailable", {
+      const refusal = new Refusal("service_unavailable", {
         message: "The server is shutting down; retry on another instance.",
         headers: { "Retry-After": "1" },
       });

@@ -2,7 +2,7 @@ import "server-only";
 import { db, transaction, type Transaction } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { sha256Hex } from "@/lib/hash";
-import { ApiError } from "@/lib/http/errors";
+import { Refusal } from "@/lib/refusal";
 
 // Idempotency-Key (draft-ietf-httpapi-idempotency-key-header, with Stripe's semantics), for any
 // operation that opts in: this module owns the header, and the claim / replay / release protocol. Per
@@ -110,7 +110,7 @@ function idempotencyKeyOf(request: Request): string | undefined {
   if (raw === null) return undefined;
   const key = /^"(.*)"$/.exec(raw)?.[1] ?? raw;
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
-    throw new ApiError("invalid_header", {
+    throw new Refusal("invalid_header", {
       message: "Idempotency-Key must be 1 to 255 visible ASCII characters, such as a UUID.",
       errors: [{ path: "Idempotency-Key", message: "must be 1 to 255 visible ASCII characters" }],
     });
@@ -147,11 +147,11 @@ export function idempotency(
     async run(body, operation) {
       // Still a transaction of its own: the operation's change and its audit record commit together or not at all.
       if (key === undefined) return respond(await transaction(operation), false);
-      const inProgress = () => new ApiError("idempotency_key_in_progress", { headers: { "Retry-After": "1" } });
+      const inProgress = () => new Refusal("idempotency_key_in_progress", { headers: { "Retry-After": "1" } });
       const claim = await claimIdempotencyKey(apiKeyId, key, sha256Hex(body));
       if (claim.kind === "replay") return respond(claim.response, true);
       if (claim.kind === "in_progress") throw inProgress();
-      if (claim.kind === "mismatch") throw new ApiError("idempotency_key_reused");
+      if (claim.kind === "mismatch") throw new Refusal("idempotency_key_reused");
       try {
         return respond(await completeOnce(apiKeyId, key, operation), false);
       } catch (error) {

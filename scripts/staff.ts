@@ -16,10 +16,10 @@ import {
   resetStaffPassword,
   roleInWords,
   setStaffRole,
-  StaffError,
   unlockStaff,
   type StaffChange,
 } from "@/lib/auth/staff";
+import { Refusal } from "@/lib/refusal";
 
 const tool = {
   run: "npm run staff",
@@ -196,8 +196,8 @@ await runCommand(async () => {
       );
     }
   } catch (error) {
-    if (error instanceof StaffError)
-      throw new UsageError(error.kind === "not_found" ? `${error.message} See: npm run staff -- list` : error.message);
+    if (error instanceof Refusal)
+      throw new UsageError(error.code === "not_found" ? `${error.message} See: npm run staff -- list` : error.message);
     throw error;
   }
 });

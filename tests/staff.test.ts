@@ -15,19 +15,10 @@ const { db } = await import("@/lib/db/client");
 const { migrate } = await import("@/lib/db/migrate");
 const { decoyHash, HASH_THREAD_NICE, hashPassword, scryptActivity, verifyPassword } =
   await import("@/lib/auth/passwords");
-const {
-  createStaff,
-  disableStaff,
-  FREE_FAILURES,
-  listStaff,
-  lockDuration,
-  signIn,
-  signInFrom,
-  StaffError,
-  unlockStaff,
-} = await import("@/lib/auth/staff");
+const { createStaff, disableStaff, FREE_FAILURES, listStaff, lockDuration, signIn, signInFrom, unlockStaff } =
+  await import("@/lib/auth/staff");
 const throttle = await import("@/lib/auth/sign-in-throttle");
-const { ApiError } = await import("@/lib/http/errors");
+const { Refusal } = await import("@/lib/refusal");
 const { runHousekeeping } = await import("@/lib/housekeeping");
 const { endSession, SESSION_LIFETIME_MS, sessionStaff, startSession } = await import("@/lib/auth/sessions");
 const { UNKNOWN_ADDRESS } = await import("@/lib/http/forwarded");
@@ -205,8 +196,8 @@ describe("sign-in and the lockout", () => {
 
   test("an email is refused twice and must be an address", async () => {
     await fresh();
-    await assert.rejects(createStaff(email.toUpperCase(), password), StaffError);
-    await assert.rejects(createStaff("not-an-email", password), StaffError);
+    await assert.rejects(createStaff(email.toUpperCase(), password), Refusal);
+    await assert.rejects(createStaff("not-an-email", password), Refusal);
   });
 });
 
@@ -225,7 +216,7 @@ describe("the sign-in limits, before any hash", () => {
   })();
   /** The 429 a call must throw: sign_in_throttled, with Retry-After in whole seconds. */
   const throttledError = (retryAfter?: (seconds: number) => boolean) => (error: unknown) => {
-    assert.ok(error instanceof ApiError, String(error));
+    assert.ok(error instanceof Refusal, String(error));
     assert.equal(error.code, "sign_in_throttled");
     assert.equal(error.status, 429);
     const seconds = Number(error.headers["Retry-After"]);

@@ -1,7 +1,7 @@
 import "server-only";
 import { adminKeyId, type SignedInCaller } from "@/lib/admin/surface";
 import { forgetAdminAppKey } from "@/lib/auth/admin-key";
-import { ApiError } from "@/lib/http/errors";
+import { Refusal } from "@/lib/refusal";
 import { clientAddress } from "@/lib/http/forwarded";
 import { log } from "@/lib/log";
 import { nextCursorOf } from "@/lib/pets/cursor";
@@ -55,13 +55,13 @@ export async function forwardToV1(
     // created in its place).
     await forgetAdminAppKey(keyId);
     log("info", "admin app API key revoked; looking up the current one", { requestId, keyId });
-    if (hasBody && request.bodyUsed) throw new ApiError("admin_key_refused");
+    if (hasBody && request.bodyUsed) throw new Refusal("admin_key_refused");
     keyId = await adminKeyId(requestId);
     answer = await dispatch(keyId);
   }
   if (answer.status === 401) {
     log("error", "admin app API key refused by /v1", { requestId, keyId });
-    throw new ApiError("admin_key_refused");
+    throw new Refusal("admin_key_refused");
   }
   const forwarded = new Headers({ "Content-Type": answer.headers.get("content-type") ?? "application/json" });
   const cursor = nextCursorOf(answer.headers.get("link"));

@@ -6,7 +6,7 @@ import { signInFrom } from "@/lib/auth/staff";
 import { signInSchema } from "@/lib/auth/staff-schema";
 import { readJsonBody } from "@/lib/http/body";
 import { edgeRoute, json, type Method } from "@/lib/http/edge";
-import { ApiError } from "@/lib/http/errors";
+import { Refusal } from "@/lib/refusal";
 import { clientAddress } from "@/lib/http/forwarded";
 import { parseOrThrow } from "@/lib/http/validation";
 
@@ -29,7 +29,7 @@ export const sessionRoute = edgeRoute(visitorSurface, {
         "Invalid sign-in",
       );
       const staff = await signInFrom(clientAddress(request), email, password, new Date(), requestId);
-      if (!staff) throw new ApiError("invalid_credentials");
+      if (!staff) throw new Refusal("invalid_credentials");
       await endSession(caller.sessionToken); // a browser signing in again leaves no older session behind
       const { token } = await startSession(staff.id);
       return json({ email: staff.email }, { headers: { "Set-Cookie": sessionCookie(request, token) } });

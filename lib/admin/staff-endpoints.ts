@@ -1,17 +1,17 @@
 import "server-only";
 import type { AuditContext } from "@/lib/audit/record";
 import { adminSurface, type SignedInCaller } from "@/lib/admin/surface";
-import { StaffError, type StaffChange, type StaffInfo, type StaffListing } from "@/lib/auth/staff";
+import { type StaffChange, type StaffInfo, type StaffListing } from "@/lib/auth/staff";
 import { readJsonBody } from "@/lib/http/body";
 import { edgeRoute, json, type EdgeContext, type EdgeRoute } from "@/lib/http/edge";
-import { ApiError } from "@/lib/http/errors";
+import { Refusal } from "@/lib/refusal";
 import { clientAddress } from "@/lib/http/forwarded";
 import { parseOrThrow, pathParam } from "@/lib/http/validation";
 import { z } from "zod";
 
 // What the Staff page's endpoints (app/admin/api/staff/…) share: who the audit trail names (the signed-in
 // admin, from the client's address, with the request id), the account in the path, the JSON of an account,
-// and how a refused change is answered.
+// and the answer to a change.
 
 export type StaffJson = {
   id: number;
@@ -52,41 +52,22 @@ const staffIdSchema = z
   .refine((id) => id <= 2 ** 31 - 1);
 
 /**
- * Runs a change, answering its refusals with the catalogue's codes. An unlock answers what it cleared too:
- * `cleared` (ClearedSignInCounts).
+ * Runs a change: the account as it is now, or 409 `staff_unchanged` when it was already so. An unlock answers what
+ * it cleared too: `cleared` (ClearedSignInCounts).
  */
 export async function staffChange(work: () => Promise<StaffChange<{ cleared?: object }>>): Promise<Response> {
-  let change: StaffChange<{ cleared?: object }>;
-  try {
-    change = await work();
-  } catch (error) {
-    throw staffApiError(error);
-  }
+  const change = await work();
   if (!change.changed)
-    throw new ApiError("staff_unchanged", {
+    throw new Refusal("staff_unchanged", {
       message: `Nothing changed: ${change.staff.email} is ${change.already}.`,
     });
   return json({ ...staffJson(change.staff), ...(change.cleared ? { cleared: change.cleared } : {}) });
 }
 
-export function staffApiError(error: unknown): unknown {
-  if (!(error instanceof StaffError)) return error;
-  switch (error.kind) {
-    case "not_found":
-      return new ApiError("not_found", { message: error.message });
-    case "exists":
-      return new ApiError("staff_exists", { message: error.message });
-    case "last_admin":
-      return new ApiError("last_admin", { message: error.message });
-    default:
-      return new ApiError("invalid_body", { message: `Invalid staff account: ${error.message}.` });
-  }
-}
-
 /**
  * The route of one change to the account in the path (`/admin/api/staff/{staffId}/…`), admins only: the body,
  * when the change takes one, validated by `body` and refused as `invalid`; the change recorded as the signed-in
- * admin's; its refusals answered by staffChange.
+ * admin's; answered by staffChange.
  */
 export function staffChangeRoute<Body = undefined>(
   method: "POST" | "PUT",

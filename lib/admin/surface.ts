@@ -6,7 +6,7 @@ import { sessionStaff } from "@/lib/auth/sessions";
 import type { SignedInStaff } from "@/lib/auth/staff";
 import { ConfigError } from "@/lib/config";
 import type { Surface } from "@/lib/http/edge";
-import { ApiError } from "@/lib/http/errors";
+import { Refusal } from "@/lib/refusal";
 import { log } from "@/lib/log";
 import { IMPORT_LIMIT_BYTES } from "@/lib/pets/import";
 import { consumeRateLimit, rateLimitHeaders, rateLimitPolicyHeader, type RateLimitState } from "@/lib/rate-limit";
@@ -55,7 +55,7 @@ export async function adminKeyId(requestId: string): Promise<number> {
     // ADMIN_API_KEY revoked while the app runs: not a bug of this request; say so, and log why.
     if (!(error instanceof ConfigError)) throw error;
     log("error", "admin app API key unusable", { requestId, error: error.message });
-    throw new ApiError("admin_key_refused");
+    throw new Refusal("admin_key_refused");
   }
 }
 
@@ -66,7 +66,7 @@ async function admitStaff(caller: StaffCaller, request: Request, requestId: stri
   const limits = await consumeRateLimit(await adminKeyId(requestId), `staff:${staff.id}`, requestCost(request));
   caller.limits = limits;
   if (limits && !limits.allowed) {
-    throw new ApiError("rate_limited", {
+    throw new Refusal("rate_limited", {
       message: "Too many requests from this staff member; retry after the time in Retry-After.",
       headers: { "Retry-After": String(limits.resetSeconds) },
     });
@@ -80,12 +80,12 @@ function staffSurface<Caller extends StaffCaller>(required: "nothing" | "session
     async identify(request) {
       const sessionToken = sessionTokenOf(request);
       const staff = await sessionStaff(sessionToken);
-      if (required !== "nothing" && !staff) throw new ApiError("session_required");
-      if (required === "admin" && staff?.role !== "admin") throw new ApiError("admin_role_required");
+      if (required !== "nothing" && !staff) throw new Refusal("session_required");
+      if (required === "admin" && staff?.role !== "admin") throw new Refusal("admin_role_required");
       if (request.method !== "GET" && !isSameOrigin(request)) {
         // Reached by a DNS name with no PUBLIC_ORIGIN: say what the operator must set.
         const unset = trustedOrigin(request) === undefined;
-        throw new ApiError("cross_origin", unset ? { message: CROSS_ORIGIN_UNCONFIGURED } : {});
+        throw new Refusal("cross_origin", unset ? { message: CROSS_ORIGIN_UNCONFIGURED } : {});
       }
       return { staff, sessionToken } as Caller;
     },

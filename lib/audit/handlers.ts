@@ -11,7 +11,7 @@ import {
 } from "@/lib/audit/activity";
 import { csvLine } from "@/lib/csv/write";
 import { json, type Handler } from "@/lib/http/edge";
-import { ApiError } from "@/lib/http/errors";
+import { Refusal } from "@/lib/refusal";
 import { stringifyJson } from "@/lib/http/json";
 import { parseOrThrow, pathParam } from "@/lib/http/validation";
 import { log } from "@/lib/log";
@@ -30,7 +30,7 @@ function beforeIdOf(cursor: string | undefined): bigint | undefined {
   const position = decodeCursor(cursor);
   const id = position?.sort === "id" ? position.id : undefined;
   if (id === undefined) {
-    throw new ApiError("invalid_query", {
+    throw new Refusal("invalid_query", {
       message: "Invalid query: cursor is not one this app issued; take it from an X-Next-Cursor header.",
       errors: [{ path: "cursor", message: "cursor is not one this app issued" }],
     });

@@ -5,6 +5,7 @@ import { findKeyById, findKeyByHash, type KeyRow } from "@/lib/auth/key-lookup";
 import { recordAudit, THE_APP, type AuditContext } from "@/lib/audit/record";
 import type { Transaction } from "@/lib/db/client";
 import { sha256Hex } from "@/lib/hash";
+import { Refusal } from "@/lib/refusal";
 import type { ApiKeyPurpose } from "@/lib/generated/sqlite/client";
 
 // API keys: `ask_` and 32 random base64url characters (192 bits). Only the SHA-256 of a key is stored,
@@ -91,7 +92,7 @@ export async function listApiKeys(): Promise<ApiKeyInfo[]> {
 }
 
 /** What a revocation did: revoked it now (with its record), or found it revoked already (and wrote nothing). */
-export type Revocation = { key: ApiKeyInfo; outcome: "revoked" | "already_revoked" | "admin_app_key" };
+export type Revocation = { key: ApiKeyInfo; outcome: "revoked" | "already_revoked" };
 
 /** Revokes one key in the transaction, with its api_key.revoked record; a key revoked already is left alone. */
 async function revokeIn(tx: Transaction, key: ApiKeyInfo, audit: AuditContext): Promise<Revocation> {
@@ -114,7 +115,7 @@ async function revokeIn(tx: Transaction, key: ApiKeyInfo, audit: AuditContext): 
 /**
  * Revokes the key with this id or prefix; undefined when none matches. A key revoked already is reported as
  * such, unchanged and without a record. With `sparingAdminAppKey` (the admin app's endpoint), the admin app's
- * own live key is not revoked either (outcome `admin_app_key`).
+ * own live key is refused (409 `admin_app_key`).
  */
 export async function revokeApiKey(
   idOrPrefix: string | number,
@@ -126,7 +127,7 @@ export async function revokeApiKey(
   return db().$transaction(async (tx) => {
     const key = await tx.apiKey.findFirst({ where, select: infoFields });
     if (!key) return undefined;
-    if (sparingAdminAppKey && key.purpose === "admin_app" && !key.revokedAt) return { key, outcome: "admin_app_key" };
+    if (sparingAdminAppKey && key.purpose === "admin_app" && !key.revokedAt) throw new Refusal("admin_app_key");
     return revokeIn(tx, key, audit);
   });
 }

@@ -2,7 +2,7 @@ import "server-only";
 import net from "node:net";
 import { staffEmailSchema } from "@/lib/auth/staff-schema";
 import { db, type Transaction } from "@/lib/db/client";
-import { ApiError } from "@/lib/http/errors";
+import { Refusal } from "@/lib/refusal";
 import { log } from "@/lib/log";
 
 // What stands between a sign-in attempt and scrypt. Checked in this order, each before any password is
@@ -76,9 +76,9 @@ function inWords(seconds: number): string {
   return minutes === 1 ? "a minute" : `${minutes} minutes`;
 }
 
-function throttled(retryAfterSeconds: number, message: string): ApiError {
+function throttled(retryAfterSeconds: number, message: string): Refusal {
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-  return new ApiError("sign_in_throttled", {
+  return new Refusal("sign_in_throttled", {
     message: `${message} Try again in ${inWords(seconds)}.`,
     headers: { "Retry-After": String(seconds) },
   });
@@ -351,7 +351,7 @@ function hashSlotsOpen(): boolean {
 }
 
 /** The 429 of a sign-in refused because the server is checking too many at once. */
-export function signInsBusy(): ApiError {
+export function signInsBusy(): Refusal {
   return throttled(1, "The server is checking too many sign-ins at once.");
 }
 

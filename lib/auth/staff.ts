@@ -18,6 +18,7 @@ import {
   type ClearedSignInCounts,
 } from "@/lib/auth/sign-in-throttle";
 import { UNKNOWN_ADDRESS } from "@/lib/http/forwarded";
+import { Refusal } from "@/lib/refusal";
 
 // Staff accounts: created, listed and disabled by the staff tool; checked at sign-in. Repeated failed
 // sign-ins for one account from one client address lock that address out of it for a growing time; the
@@ -54,21 +55,9 @@ const staffColumns = {
 // The lock's rules live with the other sign-in limits.
 export { FREE_FAILURES, lockDuration } from "@/lib/auth/sign-in-throttle";
 
-/** Why a change to an account was refused: the staff tool prints the message, the Staff page's endpoints map kind. */
-export type StaffErrorKind = "invalid" | "not_found" | "exists" | "last_admin";
-
-export class StaffError extends Error {
-  constructor(
-    message: string,
-    readonly kind: StaffErrorKind = "invalid",
-  ) {
-    super(message);
-  }
-}
-
 function parseEmail(input: string): string {
   const email = staffEmailSchema.safeParse(input);
-  if (!email.success) throw new StaffError(`"${input}" is not an email address.`);
+  if (!email.success) throw new Refusal("invalid_body", { message: `"${input}" is not an email address.` });
   return email.data;
 }
 
@@ -80,7 +69,7 @@ export async function createStaff(
 ): Promise<StaffInfo> {
   const email = parseEmail(emailInput);
   if (await db().staff.findUnique({ where: { email }, select: { id: true } }))
-    throw new StaffError(`A staff account for ${email} already exists.`, "exists");
+    throw new Refusal("staff_exists", { message: `A staff account for ${email} already exists.` });
   const passwordHash = await hashPassword(password);
   try {
     return await db().$transaction(async (tx) => {
@@ -94,7 +83,8 @@ export async function createStaff(
     });
   } catch (error) {
     // Created by someone else since the check above.
-    if (isUniqueViolation(error)) throw new StaffError(`A staff account for ${email} already exists.`, "exists");
+    if (isUniqueViolation(error))
+      throw new Refusal("staff_exists", { message: `A staff account for ${email} already exists.` });
     throw error;
   }
 }
@@ -137,12 +127,12 @@ async function findAccount(tx: Transaction, account: StaffAccount) {
   }
   const staff = await tx.staff.findUnique({ where, select: staffColumns });
   if (!staff)
-    throw new StaffError(
-      typeof account === "number"
-        ? `No staff account has the id ${account}.`
-        : `No staff account has the email "${account}".`,
-      "not_found",
-    );
+    throw new Refusal("not_found", {
+      message:
+        typeof account === "number"
+          ? `No staff account has the id ${account}.`
+          : `No staff account has the email "${account}".`,
+    });
   return staff;
 }
 
@@ -158,11 +148,11 @@ async function lockEnabledAdmins(tx: Transaction): Promise<void> {
 async function refuseLosingLastAdmin(tx: Transaction, before: StaffInfo, doing: string): Promise<void> {
   if (before.role !== "admin" || before.disabledAt) return;
   if ((await tx.staff.count({ where: { role: "admin", disabledAt: null } })) === 0)
-    throw new StaffError(
-      `Refused: ${before.email} is the last enabled admin, so ${doing} would leave nobody able to manage ` +
+    throw new Refusal("last_admin", {
+      message:
+        `Refused: ${before.email} is the last enabled admin, so ${doing} would leave nobody able to manage ` +
         "keys and staff. Make another account an admin first.",
-      "last_admin",
-    );
+    });
 }
 
 const staffTarget = (staff: StaffInfo) => ({ type: "staff" as const, id: staff.id, label: staff.email });
@@ -241,7 +231,7 @@ export async function resetStaffPassword(
   { audit = COMMAND_LINE }: Options = {},
 ): Promise<StaffChange<{ endedSessions: number }>> {
   const valid = staffPasswordSchema.safeParse(password);
-  if (!valid.success) throw new StaffError(valid.error.issues[0].message, "invalid");
+  if (!valid.success) throw new Refusal("invalid_body", { message: valid.error.issues[0].message });
   const passwordHash = await hashPassword(valid.data);
   return db().$transaction(async (tx) => {
     const before = await findAccount(tx, account);

@@ -4,22 +4,13 @@ import { compareCategories, categoryNameKey, type Category, type NewCategory } f
 import { db, transaction, type Transaction } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { INT64_MAX } from "@/lib/http/int64";
+import { Refusal } from "@/lib/refusal";
 
 // Reads and writes of category names over Prisma, knowing nothing of HTTP. Every add and rename writes its audit
 // record in the same transaction. Rows become plain Category objects here (no Prisma row reaches JSON). A pet's
 // categoryId is not a reference to this table: counts are read from the pets' category_id index.
 
 const columns = { id: true, name: true } as const;
-
-/** Why a change was refused; the admin endpoints answer each with a code of lib/http/error-codes.ts. */
-export class CategoryError extends Error {
-  constructor(
-    readonly kind: "name_taken" | "id_taken" | "not_found",
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** Every named category, sorted by name (compareCategories): a handful, named by hand, so all in one read. */
 export async function listCategories(tx: Transaction = db()): Promise<Category[]> {
@@ -54,11 +45,11 @@ export async function listCategoriesWithCounts(tx: Transaction = db()): Promise<
   ];
 }
 
-function nameTaken(name: string, holder: Category): CategoryError {
-  return new CategoryError(
-    "name_taken",
-    `The name “${name}” is taken: category ${holder.id} is called “${holder.name}” (names are compared ignoring case).`,
-  );
+function nameTaken(name: string, holder: Category): Refusal {
+  const message =
+    `The name “${name}” is taken: category ${holder.id} is called “${holder.name}” ` +
+    "(names are compared ignoring case).";
+  return new Refusal("category_name_taken", { message, errors: [{ path: "name", message }] });
 }
 
 async function holderOfName(tx: Transaction, name: string): Promise<Category | null> {
@@ -133,7 +124,10 @@ export async function createCategory(input: NewCategory, audit: AuditContext): P
     if (holder) throw nameTaken(input.name, holder);
     const id = input.id ?? (await nextId(tx));
     const named = await tx.category.findUnique({ where: { id }, select: columns });
-    if (named) throw new CategoryError("id_taken", `Category ${id} already has a name: “${named.name}”.`);
+    if (named) {
+      const message = `Category ${id} already has a name: “${named.name}”.`;
+      throw new Refusal("category_named", { message, errors: [{ path: "id", message }] });
+    }
     const category = await tx.category.create({
       data: { id, name: input.name, nameKey: categoryNameKey(input.name) },
       select: columns,
@@ -162,7 +156,7 @@ export type CategoryRename = { category: Category; changed: boolean };
 export async function renameCategory(id: bigint, name: string, audit: AuditContext): Promise<CategoryRename> {
   const apply = async (tx: Transaction): Promise<CategoryRename> => {
     const before = await tx.category.findUnique({ where: { id }, select: columns });
-    if (!before) throw new CategoryError("not_found", `No category has the id ${id}: add it instead.`);
+    if (!before) throw new Refusal("not_found", { message: `No category has the id ${id}: add it instead.` });
     if (before.name === name) return { category: before, changed: false };
     const holder = await holderOfName(tx, name);
     if (holder && holder.id !== id) throw nameTaken(name, holder);

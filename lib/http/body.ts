@@ -1,15 +1,15 @@
 import "server-only";
-import { ApiError } from "@/lib/http/errors";
+import { Refusal } from "@/lib/refusal";
 import { JsonDepthGauge, JsonTooDeepError, MAX_JSON_DEPTH, parseJson } from "@/lib/http/json";
 
 export const BODY_LIMIT_BYTES = 16 * 1024;
 
 /** A 400 about a body that cannot be read as JSON: like every 400 about the body, it names the body. */
-function unreadable(message: string): ApiError {
-  return new ApiError("invalid_json", { message, errors: [{ path: "", message }] });
+function unreadable(message: string): Refusal {
+  return new Refusal("invalid_json", { message, errors: [{ path: "", message }] });
 }
 
-function tooDeep(): ApiError {
+function tooDeep(): Refusal {
   return unreadable(
     `The request body is nested too deeply: at most ${MAX_JSON_DEPTH} levels of arrays and objects are accepted.`,
   );
@@ -37,14 +37,14 @@ export const MERGE_PATCH_TYPES = ["application/merge-patch+json", "application/j
 export async function readJsonBody(request: Request, mediaTypes?: string[]): Promise<{ json: unknown; text: string }> {
   const type = mediaTypeOf(request.headers.get("content-type"));
   if (mediaTypes ? !mediaTypes.includes(type) : !isJsonMediaType(type)) {
-    if (!mediaTypes) throw new ApiError("unsupported_media_type");
-    throw new ApiError("unsupported_media_type", {
+    if (!mediaTypes) throw new Refusal("unsupported_media_type");
+    throw new Refusal("unsupported_media_type", {
       message: `The request body must be sent as Content-Type: ${mediaTypes.join(" or ")}.`,
       headers: { "Accept-Patch": mediaTypes.join(", ") },
     });
   }
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > BODY_LIMIT_BYTES) throw new ApiError("payload_too_large");
+  if (declared > BODY_LIMIT_BYTES) throw new Refusal("payload_too_large");
 
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -61,7 +61,7 @@ export async function readJsonBody(request: Request, mediaTypes?: string[]): Pro
       // the same answer. The rest is left unread: the HTTP layer drains a little of it, then closes.
       if (!depth.feed(chunk.value.subarray(0, BODY_LIMIT_BYTES - size))) throw tooDeep();
       size += chunk.value.byteLength;
-      if (size > BODY_LIMIT_BYTES) throw new ApiError("payload_too_large");
+      if (size > BODY_LIMIT_BYTES) throw new Refusal("payload_too_large");
       chunks.push(chunk.value);
     }
   }
@@ -92,7 +92,7 @@ export async function readJsonBody(request: Request, mediaTypes?: string[]): Pro
 export async function readLimitedBytes(request: Request, limit: number, tooLarge: string): Promise<Uint8Array> {
   // The rest of the body is left unsent or unread: the connection is closed after the answer, so that a client
   // does not send its next request on a connection still carrying this one's body.
-  const refusal = () => new ApiError("payload_too_large", { message: tooLarge, headers: { Connection: "close" } });
+  const refusal = () => new Refusal("payload_too_large", { message: tooLarge, headers: { Connection: "close" } });
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) throw refusal();
   const chunks: Uint8Array[] = [];

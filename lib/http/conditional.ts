@@ -1,5 +1,5 @@
 import "server-only";
-import { ApiError } from "@/lib/http/errors";
+import { Refusal } from "@/lib/refusal";
 
 // Conditional requests (RFC 9110 §13): the entity-tags of If-Match and If-None-Match, read strictly. A
 // malformed header is refused with a 400 rather than ignored: ignoring an If-Match would turn a change the
@@ -44,7 +44,7 @@ export function conditionOf(
   }
   if (tags.length === 0 || position < value.length) {
     if (lenient) return undefined;
-    throw new ApiError("invalid_header", {
+    throw new Refusal("invalid_header", {
       message: `${header} must be * or a list of entity-tags such as "12.3", as an ETag header gave them.`,
       errors: [{ path: header, message: 'must be * or a list of quoted entity-tags ("…")' }],
     });

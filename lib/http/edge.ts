@@ -1,7 +1,8 @@
 import "server-only";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import type { ErrorCode } from "@/lib/http/error-codes";
-import { ApiError } from "@/lib/http/errors";
+import { errorBody } from "@/lib/http/errors";
+import { Refusal } from "@/lib/refusal";
 import { clientAddress, requestScheme, STRICT_TRANSPORT_SECURITY } from "@/lib/http/forwarded";
 import { stringifyJson } from "@/lib/http/json";
 import { log } from "@/lib/log";
@@ -54,9 +55,9 @@ export type Surface<Caller> = {
   label: string;
   /** How the metrics name the surface. */
   name: SurfaceName;
-  /** Identifies the caller, or throws the ApiError to answer instead (401, 403…). */
+  /** Identifies the caller, or throws the Refusal to answer instead (401, 403…). */
   identify(request: Request, context: RouteContext | undefined): Promise<Caller>;
-  /** Lets an identified caller in, or throws the ApiError to answer instead (429…). */
+  /** Lets an identified caller in, or throws the Refusal to answer instead (429…). */
   admit?(caller: Caller, request: Request, requestId: string): Promise<void>;
   /** What the log line of a refused or failed request says of its caller (never a secret). */
   logFields?(caller: Caller): Record<string, unknown>;
@@ -85,16 +86,16 @@ export function bearerToken(request: Request): string | undefined {
   return /^Bearer +([^\s]+) *$/i.exec(request.headers.get("authorization") ?? "")?.[1];
 }
 
-export function errorResponse(error: ApiError): Response {
+export function errorResponse(error: Refusal): Response {
   const headers =
     error.code === "unauthorized" ? { ...error.headers, "WWW-Authenticate": AUTHENTICATE_CHALLENGE } : error.headers;
-  return json(error.body(), { status: error.status, headers });
+  return json(errorBody(error), { status: error.status, headers });
 }
 
-export function toApiError(error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
-  if (isDatabaseUnavailable(error)) return new ApiError("service_unavailable", { headers: { "Retry-After": "1" } });
-  return new ApiError("internal");
+export function toRefusal(error: unknown): Refusal {
+  if (error instanceof Refusal) return error;
+  if (isDatabaseUnavailable(error)) return new Refusal("service_unavailable", { headers: { "Retry-After": "1" } });
+  return new Refusal("internal");
 }
 
 /**
@@ -169,7 +170,7 @@ async function serve<Caller>(
   try {
     const { handler, allow } = answer;
     if (!handler)
-      throw new ApiError("method_not_allowed", {
+      throw new Refusal("method_not_allowed", {
         message: `${request.method} is not supported on ${url.pathname}; use ${allow}.`,
         headers: { Allow: allow },
       });
@@ -192,7 +193,7 @@ async function serve<Caller>(
       recordRequest(answer.series, request.method, CLIENT_ABORTED_STATUS, seconds, undefined);
       return new Response(null, { status: CLIENT_ABORTED_STATUS });
     }
-    const error = toApiError(thrown);
+    const error = toRefusal(thrown);
     refusal = error.code;
     const fields = {
       requestId,
@@ -277,7 +278,7 @@ export function notFoundRoute<Caller>(surface: Surface<Caller>): EdgeRoute {
     allow: "",
     anonymous: true,
     handler: async ({ url }) => {
-      throw new ApiError("not_found", { message: `Nothing exists at ${url.pathname}.` });
+      throw new Refusal("not_found", { message: `Nothing exists at ${url.pathname}.` });
     },
     series: requestSeries(surface.name, UNKNOWN_PATH_OPERATION),
   };

@@ -1,37 +1,18 @@
 import { z } from "zod";
-import { errorCodes, v1ErrorCodes, type ErrorCode } from "@/lib/http/error-codes";
+import { v1ErrorCodes, type ErrorCode } from "@/lib/http/error-codes";
+import type { Refusal } from "@/lib/refusal";
 
-// The one error type of the service. Thrown anywhere below the edge (lib/http/edge.ts), it is answered
-// there as the Error body; anything else thrown becomes `internal`, or `service_unavailable` when the
-// database is away.
+// The Error body every refusal is answered with (lib/refusal.ts), and its schema for the OpenAPI document.
 
 /** One offending member of a request, as a 400 names it: `path` is dotted (`name`, `tags.0`), "" for the whole body. */
 export type FieldError = { path: string; message: string };
 
 export type ErrorBody = { code: ErrorCode; message: string; status: number; errors?: FieldError[] };
 
-export class ApiError extends Error {
-  readonly code: ErrorCode;
-  readonly status: number;
-  readonly errors?: FieldError[];
-  readonly headers: Record<string, string>;
-
-  constructor(
-    code: ErrorCode,
-    options: { message?: string; errors?: FieldError[]; headers?: Record<string, string> } = {},
-  ) {
-    super(options.message ?? errorCodes[code].message);
-    this.code = code;
-    this.status = errorCodes[code].status;
-    this.errors = options.errors;
-    this.headers = options.headers ?? {};
-  }
-
-  body(): ErrorBody {
-    const body: ErrorBody = { code: this.code, message: this.message, status: this.status };
-    if (this.errors) body.errors = this.errors;
-    return body;
-  }
+export function errorBody({ code, message, status, errors }: Refusal): ErrorBody {
+  const body: ErrorBody = { code, message, status };
+  if (errors) body.errors = errors;
+  return body;
 }
 
 /** The Error body as /v1's OpenAPI document describes it, from the same catalogue. */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ErrorCode } from "@/lib/http/error-codes";
-import { ApiError, type FieldError } from "@/lib/http/errors";
+import type { FieldError } from "@/lib/http/errors";
+import { Refusal } from "@/lib/refusal";
 
 /**
  * The most offending members a 400 names. A 16 KiB body (or query string) can hold thousands of unknown members:
@@ -57,7 +58,7 @@ export function parseOrThrow<S extends z.ZodType>(
   const message =
     `${what}: ${errors.map((error) => error.message).join("; ")}` +
     `${more > 0 ? `; and ${more.toLocaleString("en")} more` : ""}.`;
-  throw new ApiError(code, { message, errors });
+  throw new Refusal(code, { message, errors });
 }
 
 /**
@@ -77,6 +78,6 @@ export function pathParam<S extends z.ZodType>(
   }
   const raw = params[name] ?? "";
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new ApiError("not_found", { message: notFound(raw) });
+  if (!parsed.success) throw new Refusal("not_found", { message: notFound(raw) });
   return parsed.data;
 }

@@ -2,7 +2,7 @@ import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { config } from "@/lib/config";
 import { bearerToken, edgeRoute, routeFunction, type Surface } from "@/lib/http/edge";
-import { ApiError } from "@/lib/http/errors";
+import { Refusal } from "@/lib/refusal";
 import { renderMetrics } from "@/lib/metrics/registry";
 
 // GET /metrics for Prometheus, served by server.ts before Next when METRICS_TOKEN is set (unset, the
@@ -25,7 +25,7 @@ const metricsSurface: Surface<true> = {
   name: "metrics",
   async identify(request) {
     if (!isMetricsToken(bearerToken(request)))
-      throw new ApiError("unauthorized", {
+      throw new Refusal("unauthorized", {
         message: "The metrics token is required: send Authorization: Bearer <token>.",
       });
     return true;
@@ -38,7 +38,7 @@ const route = edgeRoute(metricsSurface, {
     operationId: "getMetrics",
     handler: async () => {
       const rendered = await renderMetrics();
-      if (!rendered) throw new ApiError("not_found"); // not reached: server.ts routes here only with a token
+      if (!rendered) throw new Refusal("not_found"); // not reached: server.ts routes here only with a token
       return new Response(rendered.text, { headers: { "Content-Type": rendered.contentType } });
     },
   },

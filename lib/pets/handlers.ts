@@ -2,7 +2,7 @@ import "server-only";
 import { MERGE_PATCH_TYPES, readJsonBody } from "@/lib/http/body";
 import { conditionOf, type EntityTag } from "@/lib/http/conditional";
 import { json, jsonText, type EdgeContext, type Handler } from "@/lib/http/edge";
-import { ApiError } from "@/lib/http/errors";
+import { Refusal } from "@/lib/refusal";
 import { parseOrThrow, pathParam } from "@/lib/http/validation";
 import { idempotency } from "@/lib/idempotency";
 import { decodeCursor, nextPageLink, type CursorPosition } from "@/lib/pets/cursor";
@@ -22,9 +22,9 @@ import {
   deletePet,
   findPet,
   listPets,
+  noSuchPet,
   restorePet,
   updatePet,
-  type ChangeOutcome,
   type Expected,
   type VersionedPet,
 } from "@/lib/pets/store";
@@ -40,7 +40,7 @@ export function queryOf(url: URL): Record<string, string> {
   const query: Record<string, string> = {};
   for (const [name, value] of url.searchParams) {
     if (Object.hasOwn(query, name)) {
-      throw new ApiError("invalid_query", {
+      throw new Refusal("invalid_query", {
         message: `Invalid query: ${name} is given more than once.`,
         errors: [{ path: name, message: `${name} must be given at most once` }],
       });
@@ -57,13 +57,13 @@ export function queryOf(url: URL): Record<string, string> {
 function afterOf(cursor: string, sort: PetSort): CursorPosition {
   const position = decodeCursor(cursor);
   if (position === undefined) {
-    throw new ApiError("invalid_query", {
+    throw new Refusal("invalid_query", {
       message: 'Invalid query: cursor is not one this API issued; take it from a Link rel="next" header.',
       errors: [{ path: "cursor", message: "cursor is not one this API issued" }],
     });
   }
   if (position.sort !== sort) {
-    throw new ApiError("invalid_query", {
+    throw new Refusal("invalid_query", {
       message:
         `Invalid query: cursor continues the list in sort=${position.sort} order, not sort=${sort}; ` +
         "to change the order, start again from the first page.",
@@ -105,10 +105,6 @@ export const createPetHandler: Handler<ApiClient> = async ({ request, requestId,
   });
 };
 
-function notFound(id: bigint): ApiError {
-  return new ApiError("not_found", { message: `No pet has id ${id}.` });
-}
-
 /** A pet's strong ETag: its id and the count of its changes, so it changes whenever the pet does. */
 export function petEtag({ pet, version }: VersionedPet): string {
   return `"${pet.id}.${version}"`;
@@ -145,12 +141,6 @@ function expectedOf(request: Request, id: bigint): Expected {
   return ifNoneMatch === "*" ? { among: [] } : { among: ifMatch, notAmong: ifNoneMatch };
 }
 
-function settled<T>(outcome: ChangeOutcome<T>, id: bigint): T {
-  if (outcome.kind === "not_found") throw notFound(id);
-  if (outcome.kind === "stale") throw new ApiError("precondition_failed");
-  return outcome.result;
-}
-
 function petAnswer(found: VersionedPet): Response {
   return jsonText(stringifyPet(found.pet), { headers: { ETag: petEtag(found) } });
 }
@@ -165,8 +155,8 @@ export async function readPet({ request, params }: Pick<EdgeContext<unknown>, "r
   const id = pathParam(params, "petId", petIdSchema);
   const { ifMatch, ifNoneMatch } = preconditionsOf(request, id, { lenient: true });
   const found = await findPet(id);
-  if (!found) throw notFound(id);
-  if (ifMatch && !ifMatch.includes(found.version)) throw new ApiError("precondition_failed");
+  if (!found) throw noSuchPet(id);
+  if (ifMatch && !ifMatch.includes(found.version)) throw new Refusal("precondition_failed");
   if (ifNoneMatch === "*" || ifNoneMatch?.includes(found.version))
     return new Response(null, { status: 304, headers: { ETag: petEtag(found) } });
   return petAnswer(found);
@@ -181,7 +171,7 @@ export const getPetHandler: Handler<ApiClient> = async (context) => {
   if (!actingStaff) countCall(apiKey.id, "getPet");
   const { sunset, successor } = getPetDeprecation;
   if (Date.now() >= sunset.getTime()) {
-    throw new ApiError("gone", {
+    throw new Refusal("gone", {
       message: `getPet was removed on ${sunset.toISOString().slice(0, 10)}: use GET ${successor} (the Link header).`,
     });
   }
@@ -194,13 +184,13 @@ export const updatePetHandler: Handler<ApiClient> = async ({ request, requestId,
   const expected = expectedOf(request, id);
   const body = await readJsonBody(request, MERGE_PATCH_TYPES);
   const patch = parseOrThrow(petPatchSchema, body.json, "invalid_body", "Invalid pet");
-  return petAnswer(settled(await updatePet(id, patch, expected, auditContextOf(caller, requestId)), id));
+  return petAnswer(await updatePet(id, patch, expected, auditContextOf(caller, requestId)));
 };
 
 // DELETE /v1/pets/{petId} — deletePet
 export const deletePetHandler: Handler<ApiClient> = async ({ request, requestId, params, caller }) => {
   const id = pathParam(params, "petId", petIdSchema);
-  settled(await deletePet(id, expectedOf(request, id), auditContextOf(caller, requestId)), id);
+  await deletePet(id, expectedOf(request, id), auditContextOf(caller, requestId));
   return new Response(null, { status: 204 });
 };
 
@@ -212,23 +202,5 @@ export const deletePetHandler: Handler<ApiClient> = async ({ request, requestId,
  */
 export async function restorePetAnswer(params: Record<string, string>, audit: AuditContext): Promise<Response> {
   const id = pathParam(params, "petId", petIdSchema);
-  const outcome = await restorePet(id, audit);
-  switch (outcome.kind) {
-    case "done":
-      return petAnswer(outcome.result);
-    case "exists":
-      throw new ApiError("pet_exists", { message: `Pet #${id} is in the catalogue: it cannot be restored again.` });
-    case "not_deleted":
-      throw new ApiError("not_found", { message: `No deleted pet has id ${id}: there is nothing to restore.` });
-    case "too_late":
-      throw new ApiError("restore_too_late");
-    case "not_yours":
-      throw new ApiError("restore_not_yours");
-    case "unrecorded":
-      throw new ApiError("restore_too_late", {
-        message:
-          `Pet #${id} cannot be restored: the record of its deletion does not say what it was (a reset of the ` +
-          "demo catalogue, or a deletion made before restoring existed). Add it again instead.",
-      });
-  }
+  return petAnswer(await restorePet(id, audit));
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { SignedInCaller } from "@/lib/admin/surface";
 import { readLimitedBytes } from "@/lib/http/body";
 import { json, type Handler } from "@/lib/http/edge";
-import { ApiError } from "@/lib/http/errors";
+import { Refusal } from "@/lib/refusal";
 import { clientAddress } from "@/lib/http/forwarded";
 import { pathParam } from "@/lib/http/validation";
 import { applyImport, badRowsCsv, dryRunImport, IMPORT_LIMIT_BYTES, IMPORT_LIMIT_MESSAGE } from "@/lib/pets/import";
@@ -17,9 +17,9 @@ const CSV_MESSAGE = "Send the CSV file itself as the request body (Content-Type:
 async function fileOf(request: Request): Promise<Uint8Array> {
   const type = request.headers.get("content-type")?.split(";", 1)[0].trim().toLowerCase() ?? "";
   if (type.startsWith("multipart/") || type.includes("json") || type === "application/x-www-form-urlencoded")
-    throw new ApiError("unsupported_media_type", { message: CSV_MESSAGE });
+    throw new Refusal("unsupported_media_type", { message: CSV_MESSAGE });
   const bytes = await readLimitedBytes(request, IMPORT_LIMIT_BYTES, IMPORT_LIMIT_MESSAGE);
-  if (bytes.byteLength === 0) throw new ApiError("invalid_csv", { message: "The file is empty." });
+  if (bytes.byteLength === 0) throw new Refusal("invalid_csv", { message: "The file is empty." });
   return bytes;
 }
 

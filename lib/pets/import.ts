@@ -10,7 +10,7 @@ import { csvLine } from "@/lib/csv/write";
 import { config } from "@/lib/config";
 import { db, transaction, type Transaction } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
-import { ApiError } from "@/lib/http/errors";
+import { Refusal } from "@/lib/refusal";
 import { rowMessages } from "@/lib/pets/import-messages";
 import { newPetSchema, type NewPet } from "@/lib/pets/schema";
 import { createPets } from "@/lib/pets/store";
@@ -85,7 +85,7 @@ function columnsOf(header: string[]): Columns {
     }
     const earlier = seen.get(known);
     if (earlier !== undefined)
-      throw new ApiError("invalid_csv", {
+      throw new Refusal("invalid_csv", {
         message:
           `The header row names the ${known} column twice ("${quoted(earlier)}" and "${quoted(name)}"); ` + "keep one.",
       });
@@ -98,7 +98,7 @@ function columnsOf(header: string[]): Columns {
     ...(columns.members.categoryId || columns.members.category ? [] : ["categoryId or category"]),
   ];
   if (missing.length > 0)
-    throw new ApiError("invalid_csv", {
+    throw new Refusal("invalid_csv", {
       message:
         `The header row must name the columns name and categoryId (or category, by name; status is optional); ` +
         `it lacks ${missing.join(" and ")}. It reads: ${quoted(header.join(", "), 200)}.`,
@@ -171,7 +171,7 @@ async function checkFile(bytes: Uint8Array): Promise<CheckedFile> {
   try {
     table = readCsv(bytes, { fieldLength: IMPORT_MAX_FIELD_LENGTH });
   } catch (error) {
-    if (error instanceof CsvReadError) throw new ApiError("invalid_csv", { message: error.message });
+    if (error instanceof CsvReadError) throw new Refusal("invalid_csv", { message: error.message });
     throw error;
   }
   const columns = columnsOf(table.header);
@@ -271,9 +271,9 @@ export function importIdOf(sha256: string): string {
  * file is a 409: the file changed since its dry run.
  */
 async function claimImport(importId: string, sha256: string, staff: { id: number; email: string }): Promise<string> {
-  if (importId !== importIdOf(sha256)) throw new ApiError("import_file_changed");
+  if (importId !== importIdOf(sha256)) throw new Refusal("import_file_changed");
   const byId = await db().petImport.findUnique({ where: { id: importId }, select: { sha256: true } });
-  if (byId && byId.sha256 !== sha256) throw new ApiError("import_file_changed");
+  if (byId && byId.sha256 !== sha256) throw new Refusal("import_file_changed");
   if (!byId) {
     try {
       await db().petImport.create({
@@ -286,7 +286,7 @@ async function claimImport(importId: string, sha256: string, staff: { id: number
     }
   }
   const bySha = await db().petImport.findUnique({ where: { sha256 }, select: { id: true } });
-  if (!bySha) throw new ApiError("import_file_changed"); // the id was taken by another file meanwhile
+  if (!bySha) throw new Refusal("import_file_changed"); // the id was taken by another file meanwhile
   return bySha.id;
 }
 
@@ -383,7 +383,7 @@ export async function badRowsCsv(bytes: Uint8Array): Promise<string> {
     const line = csvLine(fields);
     size += Buffer.byteLength(line);
     if (size > budget)
-      throw new ApiError("invalid_csv", {
+      throw new Refusal("invalid_csv", {
         message:
           "The bad rows of this file, with their errors, would make a download more than " +
           `${BAD_ROWS_EXTRA_BYTES / 1024 / 1024} MiB larger than the file: fix the problems the check lists ` +

@@ -4,6 +4,7 @@ import { config } from "@/lib/config";
 import { db, transaction, type Transaction } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { readStatusCounts } from "@/lib/pets/status-counts";
+import { Refusal } from "@/lib/refusal";
 import { parseJson } from "@/lib/http/json";
 import {
   petMembers,
@@ -352,7 +353,19 @@ function meets(expected: Expected, version: number): boolean {
   return (!expected.among || expected.among.includes(version)) && !expected.notAmong?.includes(version);
 }
 
-export type ChangeOutcome<T> = { kind: "done"; result: T } | { kind: "not_found" } | { kind: "stale" };
+/** The 404 of a pet that is not in the catalogue. */
+export function noSuchPet(id: bigint): Refusal {
+  return new Refusal("not_found", { message: `No pet has id ${id}.` });
+}
+
+/** The pet, its row held; refused when it does not exist, or its version does not meet `expected` (412). */
+async function heldPet(id: bigint, expected: Expected, tx: Transaction): Promise<VersionedPet> {
+  await holdPet(id, tx);
+  const current = await findPet(id, tx);
+  if (!current) throw noSuchPet(id);
+  if (!meets(expected, current.version)) throw new Refusal("precondition_failed");
+  return current;
+}
 
 /** Takes the pet's row for the rest of the transaction (PostgreSQL: FOR UPDATE; SQLite writes one at a time). */
 async function holdPet(id: bigint, tx: Transaction): Promise<void> {
@@ -372,10 +385,11 @@ function changedMembers(before: Pet, after: Pet): Record<"before" | "after", Rec
 }
 
 /**
- * Applies a merge patch to a pet, only while its version meets `expected`. Members equal to the pet's are no
- * change: a patch that changes nothing writes nothing (no record either) and keeps the version. The pet is read
- * and written in one transaction holding its row (PostgreSQL: FOR UPDATE; SQLite runs one write transaction
- * at a time), so a change can neither be lost nor be checked against a version that is already gone.
+ * Applies a merge patch to a pet, only while its version meets `expected` (else 412; 404 without the pet).
+ * Members equal to the pet's are no change: a patch that changes nothing writes nothing (no record either) and
+ * keeps the version. The pet is read and written in one transaction holding its row (PostgreSQL: FOR UPDATE;
+ * SQLite runs one write transaction at a time), so a change can neither be lost nor be checked against a version
+ * that is already gone.
  */
 export async function updatePet(
   id: bigint,
@@ -383,18 +397,15 @@ export async function updatePet(
   expected: Expected,
   audit: AuditContext,
   tx?: Transaction,
-): Promise<ChangeOutcome<VersionedPet>> {
-  const apply = async (tx: Transaction): Promise<ChangeOutcome<VersionedPet>> => {
-    await holdPet(id, tx);
-    const current = await findPet(id, tx);
-    if (!current) return { kind: "not_found" };
-    if (!meets(expected, current.version)) return { kind: "stale" };
+): Promise<VersionedPet> {
+  const apply = async (tx: Transaction): Promise<VersionedPet> => {
+    const current = await heldPet(id, expected, tx);
     const data: { name?: string; categoryId?: bigint; status?: PetStatus | null } = {};
     if (patch.name !== undefined && patch.name !== current.pet.name) data.name = patch.name;
     if (patch.categoryId !== undefined && patch.categoryId !== current.pet.categoryId)
       data.categoryId = patch.categoryId;
     if (patch.status !== undefined && patch.status !== (current.pet.status ?? null)) data.status = patch.status;
-    if (Object.keys(data).length === 0) return { kind: "done", result: current };
+    if (Object.keys(data).length === 0) return current;
     const row = await tx.pet.update({
       where: { id, version: current.version },
       data: { ...data, version: current.version + 1 },
@@ -406,23 +417,18 @@ export async function updatePet(
       target: { type: "pet", id, label: updated.pet.name },
       details: changedMembers(current.pet, updated.pet),
     });
-    return { kind: "done", result: updated };
+    return updated;
   };
   return tx ? apply(tx) : transaction(apply);
 }
 
-/** Deletes a pet, only while its version meets `expected`, with its record. Its id is never given again. */
-export async function deletePet(
-  id: bigint,
-  expected: Expected,
-  audit: AuditContext,
-  tx?: Transaction,
-): Promise<ChangeOutcome<undefined>> {
-  const apply = async (tx: Transaction): Promise<ChangeOutcome<undefined>> => {
-    await holdPet(id, tx);
-    const current = await findPet(id, tx);
-    if (!current) return { kind: "not_found" };
-    if (!meets(expected, current.version)) return { kind: "stale" };
+/**
+ * Deletes a pet, only while its version meets `expected` (else 412; 404 without the pet), with its record. Its id
+ * is never given again.
+ */
+export async function deletePet(id: bigint, expected: Expected, audit: AuditContext, tx?: Transaction): Promise<void> {
+  const apply = async (tx: Transaction): Promise<void> => {
+    const current = await heldPet(id, expected, tx);
     await tx.pet.delete({ where: { id, version: current.version }, select: { id: true } });
     await recordAudit(tx, audit, {
       action: "pet.deleted",
@@ -431,7 +437,6 @@ export async function deletePet(
       // deletion never matches the pet brought back.
       details: { before: current.pet, version: current.version },
     });
-    return { kind: "done", result: undefined };
   };
   return tx ? apply(tx) : transaction(apply);
 }
@@ -439,13 +444,10 @@ export async function deletePet(
 /** How long after its deletion a pet can be restored (the admin app's Undo offers it for the first seconds). */
 export const RESTORE_WINDOW_MS = 60_000;
 
-export type RestoreOutcome =
-  | { kind: "done"; result: VersionedPet }
-  | { kind: "exists" }
-  | { kind: "not_deleted" }
-  | { kind: "too_late"; deletedAt: Date }
-  | { kind: "not_yours" }
-  | { kind: "unrecorded" };
+/** The 409 of a restore of a pet that is in the catalogue (restored already). */
+function restoredAlready(id: bigint): Refusal {
+  return new Refusal("pet_exists", { message: `Pet #${id} is in the catalogue: it cannot be restored again.` });
+}
 
 /** What a pet.deleted record says the pet was, or undefined if it does not say (a record of another shape). */
 function deletedState(details: string | null): { pet: Pet; version: number } | undefined {
@@ -466,13 +468,14 @@ function deletedState(details: string | null): { pet: Pet; version: number } | u
  * status), from its pet.deleted record, with a pet.restored record in the same transaction. Its id was issued
  * once already, so nothing a create is given later can collide with it: neither SQLite's AUTOINCREMENT nor
  * PostgreSQL's sequence moves back. The status counts' triggers (and SQLite's search index) see an insert.
- * Refused when the pet exists (`exists`, also when a second restore runs at the same time), when its last
- * record is not a deletion (`not_deleted`), when the deletion is older than the window (`too_late`), or when its
- * record does not say what the pet was (`unrecorded`).
+ * Refused when the pet exists (409 `pet_exists`, also when a second restore runs at the same time), when its last
+ * record is not a deletion (404), when the deletion is older than the window (409 `restore_too_late`), when its
+ * record does not say what the pet was (`restore_too_late` too), or when someone else deleted it (403
+ * `restore_not_yours`).
  */
-export async function restorePet(id: bigint, audit: AuditContext, now = new Date()): Promise<RestoreOutcome> {
-  const apply = async (tx: Transaction): Promise<RestoreOutcome> => {
-    if (await findPet(id, tx)) return { kind: "exists" };
+export async function restorePet(id: bigint, audit: AuditContext, now = new Date()): Promise<VersionedPet> {
+  const apply = async (tx: Transaction): Promise<VersionedPet> => {
+    if (await findPet(id, tx)) throw restoredAlready(id);
     const last = await tx.auditEvent.findFirst({
       where: { targetType: "pet", targetId: String(id) },
       orderBy: { id: "desc" },
@@ -481,16 +484,22 @@ export async function restorePet(id: bigint, audit: AuditContext, now = new Date
     if (last?.action !== "pet.deleted") {
       // A restore committed since the first read (PostgreSQL reads each statement's own snapshot): the pet is
       // there now, with the record just read.
-      return (await findPet(id, tx)) ? { kind: "exists" } : { kind: "not_deleted" };
+      if (await findPet(id, tx)) throw restoredAlready(id);
+      throw new Refusal("not_found", { message: `No deleted pet has id ${id}: there is nothing to restore.` });
     }
-    if (now.getTime() - last.at.getTime() > RESTORE_WINDOW_MS) return { kind: "too_late", deletedAt: last.at };
+    if (now.getTime() - last.at.getTime() > RESTORE_WINDOW_MS) throw new Refusal("restore_too_late");
     // A bulk reset's records (lib/demo-seed.ts) and deletions recorded before restoring existed hold no version.
     const state = deletedState(last.details);
-    if (!state) return { kind: "unrecorded" };
+    if (!state)
+      throw new Refusal("restore_too_late", {
+        message:
+          `Pet #${id} cannot be restored: the record of its deletion does not say what it was (a reset of the ` +
+          "demo catalogue, or a deletion made before restoring existed). Add it again instead.",
+      });
     // Undo is of one's own deletion: not another staff member's, nor an API client's (final for /v1).
     const { actor } = audit;
     if (last.actorType !== actor.type || last.actorId !== ("id" in actor ? actor.id : null))
-      return { kind: "not_yours" };
+      throw new Refusal("restore_not_yours");
     const { pet } = state;
     const restored = toVersioned(
       await tx.pet.create({
@@ -509,13 +518,13 @@ export async function restorePet(id: bigint, audit: AuditContext, now = new Date
       target: { type: "pet", id, label: restored.pet.name },
       details: { after: restored.pet },
     });
-    return { kind: "done", result: restored };
+    return restored;
   };
   try {
     return await transaction(apply);
   } catch (error) {
     // Another restore of the same pet committed first: its insert holds the id.
-    if (isUniqueViolation(error)) return { kind: "exists" };
+    if (isUniqueViolation(error)) throw restoredAlready(id);
     throw error;
   }
 }

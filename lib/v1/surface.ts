@@ -4,7 +4,7 @@ import type { SignedInStaff } from "@/lib/auth/staff";
 import type { AuditContext } from "@/lib/audit/record";
 import { bearerToken, type Surface } from "@/lib/http/edge";
 import { clientAddress } from "@/lib/http/forwarded";
-import { ApiError } from "@/lib/http/errors";
+import { Refusal } from "@/lib/refusal";
 import { consumeRateLimit, rateLimitHeaders, rateLimitPolicyHeader, type RateLimitState } from "@/lib/rate-limit";
 import { applyCors } from "@/lib/v1/cors";
 
@@ -43,7 +43,7 @@ export const v1Surface: Surface<ApiClient> = {
     if (context?.adminKeyId !== undefined) {
       // The admin app's forward, in-process: nothing the request carries is looked at.
       const apiKey = await authenticateApiKeyId(context.adminKeyId);
-      if (!apiKey) throw new ApiError("unauthorized", { message: "The admin app's API key has been revoked." });
+      if (!apiKey) throw new Refusal("unauthorized", { message: "The admin app's API key has been revoked." });
       return {
         apiKey,
         actingStaff: context.actingStaff,
@@ -59,7 +59,7 @@ export const v1Surface: Surface<ApiClient> = {
         token === undefined
           ? "Missing API key: send Authorization: Bearer <key>."
           : "The API key is invalid or has been revoked.";
-      throw new ApiError("unauthorized", { message });
+      throw new Refusal("unauthorized", { message });
     }
     return { apiKey, address: clientAddress(request) };
   },
@@ -70,7 +70,7 @@ export const v1Surface: Surface<ApiClient> = {
     const limits = await consumeRateLimit(caller.apiKey.id, actingStaff ? `staff:${actingStaff.id}` : "");
     caller.limits = limits;
     if (limits && !limits.allowed) {
-      throw new ApiError("rate_limited", {
+      throw new Refusal("rate_limited", {
         message: actingStaff
           ? "Too many requests from this staff member; retry after the time in Retry-After."
           : undefined,

@@ -1,4 +1,4 @@
-import { categoryApiError, requireAdminCaller } from "@/lib/admin/categories";
+import { requireAdminCaller } from "@/lib/admin/categories";
 import { adminAudit } from "@/lib/admin/staff-endpoints";
 import { signedInSurface } from "@/lib/admin/surface";
 import { newCategorySchema } from "@/lib/categories/schema";
@@ -22,11 +22,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(signed
       requireAdminCaller(context.caller);
       const body = (await readJsonBody(context.request)).json;
       const input = parseOrThrow(newCategorySchema, body, "invalid_body", "Invalid category");
-      try {
-        return json(await createCategory(input, adminAudit(context)), { status: 201 });
-      } catch (error) {
-        throw categoryApiError(error);
-      }
+      return json(await createCategory(input, adminAudit(context)), { status: 201 });
     },
   },
 });

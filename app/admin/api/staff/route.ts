@@ -1,5 +1,5 @@
 import { adminSurface } from "@/lib/admin/surface";
-import { adminAudit, staffApiError, staffJson } from "@/lib/admin/staff-endpoints";
+import { adminAudit, staffJson } from "@/lib/admin/staff-endpoints";
 import { createStaff, listStaff } from "@/lib/auth/staff";
 import { newStaffSchema } from "@/lib/auth/staff-schema";
 import { readJsonBody } from "@/lib/http/body";
@@ -21,12 +21,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(adminS
     handler: async (context) => {
       const body = (await readJsonBody(context.request)).json;
       const { email, role, password } = parseOrThrow(newStaffSchema, body, "invalid_body", "Invalid staff account");
-      try {
-        const staff = await createStaff(email, password, { role, audit: adminAudit(context) });
-        return json(staffJson(staff), { status: 201 });
-      } catch (error) {
-        throw staffApiError(error);
-      }
+      const staff = await createStaff(email, password, { role, audit: adminAudit(context) });
+      return json(staffJson(staff), { status: 201 });
     },
   },
 });

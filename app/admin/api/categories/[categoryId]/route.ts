@@ -1,4 +1,4 @@
-import { categoryApiError, categoryIdSchema } from "@/lib/admin/categories";
+import { categoryIdSchema } from "@/lib/admin/categories";
 import { adminAudit } from "@/lib/admin/staff-endpoints";
 import { adminSurface } from "@/lib/admin/surface";
 import { categoryRenameSchema } from "@/lib/categories/schema";
@@ -19,12 +19,8 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(adminS
       const id = pathParam(context.params, "categoryId", categoryIdSchema, (raw) => `No category has the id "${raw}".`);
       const body = (await readJsonBody(context.request)).json;
       const { name } = parseOrThrow(categoryRenameSchema, body, "invalid_body", "Invalid category");
-      try {
-        const { category, changed } = await renameCategory(id, name, adminAudit(context));
-        return json({ category, renamed: changed });
-      } catch (error) {
-        throw categoryApiError(error);
-      }
+      const { category, changed } = await renameCategory(id, name, adminAudit(context));
+      return json({ category, renamed: changed });
     },
   },
 });

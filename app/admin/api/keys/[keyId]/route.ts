@@ -3,7 +3,7 @@ import { keyViewWithCalls, staffAuditContext } from "@/lib/admin/keys";
 import { keyIdSchema } from "@/lib/auth/api-key-schema";
 import { revokeApiKey } from "@/lib/auth/api-keys";
 import { edgeRoute, json } from "@/lib/http/edge";
-import { ApiError } from "@/lib/http/errors";
+import { Refusal } from "@/lib/refusal";
 import { pathParam } from "@/lib/http/validation";
 
 // Revoking one key, for admins only. A second revocation is a 200 saying it was revoked already, with nothing
@@ -19,8 +19,7 @@ export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(adminS
       const revocation = await revokeApiKey(keyId, staffAuditContext(caller.staff, request, requestId), {
         sparingAdminAppKey: true,
       });
-      if (!revocation) throw new ApiError("not_found", { message: `No API key has id ${keyId}.` });
-      if (revocation.outcome === "admin_app_key") throw new ApiError("admin_app_key");
+      if (!revocation) throw new Refusal("not_found", { message: `No API key has id ${keyId}.` });
       return json({
         key: await keyViewWithCalls(revocation.key),
         alreadyRevoked: revocation.outcome === "already_revoked",
