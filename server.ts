@@ -10,7 +10,7 @@ import { prepareAdminApp } from "@/lib/admin/start-up";
 import { countActiveClientKeys } from "@/lib/auth/api-keys";
 import { rekeyCategoryNames } from "@/lib/categories/store";
 import { Refusal } from "@/lib/refusal";
-import { errorResponse, toRefusal, withEdgeHeaders } from "@/lib/http/edge";
+import { errorResponse, toRefusal, withResponseHeaders } from "@/lib/http/api-route";
 import { dispatchV1 } from "@/lib/v1/router";
 import { dispatchSession, SESSION_PATH } from "@/lib/admin/session-route";
 import { signInsBusy } from "@/lib/auth/sign-in-throttle";
@@ -33,9 +33,9 @@ const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
 /** Sign-in requests waiting for their turn (lib/http/one-per-turn.ts) before more are refused at once. */
 const MAX_WAITING_SIGN_INS = 1000;
 
-/** Answers with an error at once, outside any route: its Error body and the edge's headers. */
+/** Answers with an error at once, outside any route: its Error body and the headers every answer carries. */
 function answerAtOnce(response: http.ServerResponse, error: Refusal, headers: Record<string, string> = {}): void {
-  const answer = withEdgeHeaders(errorResponse(error), crypto.randomUUID());
+  const answer = withResponseHeaders(errorResponse(error), crypto.randomUUID());
   void answer
     .text()
     .then((body) => response.writeHead(error.status, { ...Object.fromEntries(answer.headers), ...headers }).end(body));
@@ -107,7 +107,7 @@ async function main(): Promise<void> {
         code: refusal.code,
         error: String(error),
       });
-      return withEdgeHeaders(errorResponse(refusal), requestId);
+      return withResponseHeaders(errorResponse(refusal), requestId);
     },
   };
   const handleV1 = getRequestListener((request) => dispatchV1(request), listenerOptions);

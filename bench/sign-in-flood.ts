@@ -21,7 +21,7 @@ export type FloodSpec = {
   floodConnections: number;
   /**
    * What the flood sends: bogus sign-ins, or (the control) as many `GET /v1/pets` without a key, the cheapest
-   * answer the server gives (a 401 from the /v1 edge, no database): what any 200 requests in a burst cost.
+   * answer the server gives (a 401 from the /v1 guard, no database): what any 200 requests in a burst cost.
    */
   request: "sign-in" | "control";
   /** The loopback address the sign-ins come from (127.0.0.2, …): a fresh one has its whole allowance. */

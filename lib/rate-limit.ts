@@ -5,7 +5,7 @@ import { db } from "@/lib/db/client";
 // Per-API-key rate limits in fixed windows, counted in the database so every instance sees them. A key
 // may hold several buckets, one per subject: its client's (""), and within the admin app's key one per
 // staff member ("staff:<id>"), so that no staff member can use up another's quota. A request costs one,
-// or more when it is worth several (a CSV import, by its size: lib/admin/surface.ts).
+// or more when it is worth several (a CSV import, by its size: lib/admin/guard.ts).
 // Far from the limit an instance counts in memory and adds its count to the shared row every 200 ms;
 // within the last tenth of the quota (or the last 20 requests) every request is counted in the
 // database at once, and only if its whole cost fits: a refused request adds nothing, so an import too

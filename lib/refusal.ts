@@ -2,7 +2,7 @@ import { errorCodes, type ErrorCode } from "@/lib/http/error-codes";
 import type { FieldError } from "@/lib/http/errors";
 
 // The one way to refuse, from a store as from a handler: throw a Refusal with a code of the catalogue
-// (lib/http/error-codes.ts). The HTTP layer answers it in one place (lib/http/edge.ts) as the Error body with the
+// (lib/http/error-codes.ts). The HTTP layer answers it in one place (lib/http/api-route.ts) as the Error body with the
 // catalogue's status; anything else thrown becomes `internal`, or `service_unavailable` when the database is
 // away. See docs/decisions/012-how-a-store-refuses.md.
 

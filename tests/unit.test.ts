@@ -16,7 +16,7 @@ import { privateFile, privateFolder } from "@/lib/private-files";
 import { categoryNameKey, categoryNameSchema } from "@/lib/categories/schema";
 import { hasVisibleCharacter, withoutFormatCharacters } from "@/lib/visible-text";
 import { onePerTurn } from "@/lib/http/one-per-turn";
-import { edgeRoute } from "@/lib/http/edge";
+import { apiRoute } from "@/lib/http/api-route";
 import { IMPORT_LIMIT_BYTES } from "@/lib/pets/import";
 import { BODY_LIMIT_BYTES } from "@/lib/http/body";
 
@@ -416,10 +416,10 @@ describe("Next's buffering of request bodies", () => {
   });
 });
 
-describe("client aborts at the edge (lib/http/edge.ts)", () => {
+describe("client aborts at the edge (lib/http/api-route.ts)", () => {
   const surface = { label: "request", name: "v1" as const, identify: async () => ({}) };
   const failing = (thrown: () => unknown) =>
-    edgeRoute(surface, {
+    apiRoute(surface, {
       GET: {
         operationId: "listPets",
         handler: async () => {

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import type { SignedInCaller } from "@/lib/admin/surface";
+import type { SignedInCaller } from "@/lib/admin/guard";
 import { INT64_MAX, INT64_MIN } from "@/lib/http/int64";
 import { Refusal } from "@/lib/refusal";
 

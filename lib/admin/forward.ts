@@ -1,5 +1,5 @@
 import "server-only";
-import { adminKeyId, type SignedInCaller } from "@/lib/admin/surface";
+import { adminKeyId, type SignedInCaller } from "@/lib/admin/guard";
 import { forgetAdminAppKey } from "@/lib/auth/admin-key";
 import { Refusal } from "@/lib/refusal";
 import { clientAddress } from "@/lib/http/forwarded";
@@ -8,10 +8,10 @@ import { nextCursorOf } from "@/lib/pets/cursor";
 import { dispatchV1 } from "@/lib/v1/router";
 
 // How the admin endpoints reach the catalogue: one in-process call of the very same /v1 route
-// functions an API client gets — router, edge, validation, errors and handlers — with the admin app's
+// functions an API client gets — router, route wrapper, validation, refusals and handlers — with the admin app's
 // key named by its id, the signed-in staff member and their address, all passed beside the request (never in a
 // header, so nothing a client sends can claim either). The admin endpoint has already counted the
-// request against that staff member's own rate-limit bucket (lib/admin/surface.ts), and says so beside
+// request against that staff member's own rate-limit bucket (lib/admin/guard.ts), and says so beside
 // it, so /v1 does not count it a second time. The browser gets back the status, the body as /v1 wrote it, the
 // request id, the rate limit, and the next page's cursor; nothing of the key comes back out.
 

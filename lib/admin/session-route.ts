@@ -1,11 +1,11 @@
 import "server-only";
-import { visitorSurface } from "@/lib/admin/surface";
+import { visitorGuard } from "@/lib/admin/guard";
 import { clearedSessionCookie, sessionCookie } from "@/lib/auth/cookies";
 import { endSession, startSession } from "@/lib/auth/sessions";
 import { signInFrom } from "@/lib/auth/staff";
 import { signInSchema } from "@/lib/auth/staff-schema";
 import { readJsonBody } from "@/lib/http/body";
-import { edgeRoute, json, type Method } from "@/lib/http/edge";
+import { apiRoute, json, type Method } from "@/lib/http/api-route";
 import { Refusal } from "@/lib/refusal";
 import { clientAddress } from "@/lib/http/forwarded";
 import { parseOrThrow } from "@/lib/http/validation";
@@ -17,7 +17,7 @@ import { parseOrThrow } from "@/lib/http/validation";
 
 export const SESSION_PATH = "/admin/api/session";
 
-export const sessionRoute = edgeRoute(visitorSurface, {
+export const sessionRoute = apiRoute(visitorGuard, {
   // POST /admin/api/session — sign in: { email, password } → a new session in the cookie; 429 past the limits
   POST: {
     operationId: "signIn",

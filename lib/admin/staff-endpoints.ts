@@ -1,9 +1,9 @@
 import "server-only";
 import type { AuditContext } from "@/lib/audit/record";
-import { adminSurface, type SignedInCaller } from "@/lib/admin/surface";
+import { adminGuard, type SignedInCaller } from "@/lib/admin/guard";
 import { type StaffChange, type StaffInfo, type StaffListing } from "@/lib/auth/staff";
 import { readJsonBody } from "@/lib/http/body";
-import { edgeRoute, json, type EdgeContext, type EdgeRoute } from "@/lib/http/edge";
+import { apiRoute, json, type HandlerContext, type ApiRoute } from "@/lib/http/api-route";
 import { Refusal } from "@/lib/refusal";
 import { clientAddress } from "@/lib/http/forwarded";
 import { parseOrThrow, pathParam } from "@/lib/http/validation";
@@ -36,7 +36,7 @@ export function staffJson(staff: StaffInfo | StaffListing): StaffJson {
   };
 }
 
-export function adminAudit({ request, requestId, caller }: EdgeContext<SignedInCaller>): AuditContext {
+export function adminAudit({ request, requestId, caller }: HandlerContext<SignedInCaller>): AuditContext {
   return {
     actor: { type: "staff", id: caller.staff.id, label: caller.staff.email },
     clientAddress: clientAddress(request),
@@ -74,11 +74,11 @@ export function staffChangeRoute<Body = undefined>(
   operationId: string,
   change: (id: number, body: Body, audit: AuditContext) => Promise<StaffChange<{ cleared?: object }>>,
   body?: { schema: z.ZodType<Body>; invalid: string },
-): EdgeRoute {
-  return edgeRoute(adminSurface, {
+): ApiRoute {
+  return apiRoute(adminGuard, {
     [method]: {
       operationId,
-      handler: async (context: EdgeContext<SignedInCaller>) => {
+      handler: async (context: HandlerContext<SignedInCaller>) => {
         const id = pathParam(
           context.params,
           "staffId",

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import type { SignedInCaller } from "@/lib/admin/surface";
+import type { SignedInCaller } from "@/lib/admin/guard";
 import {
   activityFilterShape,
   activityQuerySchema,
@@ -10,7 +10,7 @@ import {
   type ActivityRecord,
 } from "@/lib/audit/activity";
 import { csvLine } from "@/lib/csv/write";
-import { json, type Handler } from "@/lib/http/edge";
+import { json, type Handler } from "@/lib/http/api-route";
 import { Refusal } from "@/lib/refusal";
 import { stringifyJson } from "@/lib/http/json";
 import { parseOrThrow, pathParam } from "@/lib/http/validation";

@@ -1,10 +1,10 @@
 import "server-only";
 import { z } from "zod";
 import { listCategories } from "@/lib/categories/store";
-import { json, type Handler } from "@/lib/http/edge";
+import { json, type Handler } from "@/lib/http/api-route";
 import { parseOrThrow } from "@/lib/http/validation";
 import { queryOf } from "@/lib/pets/handlers";
-import type { ApiClient } from "@/lib/v1/surface";
+import type { ApiClient } from "@/lib/v1/guard";
 
 // The categories operation of /v1: read-only. Names are added and changed in the admin app only.
 

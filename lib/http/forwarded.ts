@@ -14,7 +14,7 @@ import { config } from "@/lib/config";
 
 export type Forwarded = { address: string; scheme: "http" | "https"; host: string | undefined };
 
-/** HSTS for every answer given over HTTPS: pages (proxy.ts) and endpoints (lib/http/edge.ts) alike. */
+/** HSTS for every answer given over HTTPS: pages (proxy.ts) and endpoints (lib/http/api-route.ts) alike. */
 export const STRICT_TRANSPORT_SECURITY = "max-age=31536000; includeSubDomains";
 
 /** What the app says when it cannot know a client's address. */

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash, timingSafeEqual } from "node:crypto";
 import { config } from "@/lib/config";
-import { bearerToken, edgeRoute, routeFunction, type Surface } from "@/lib/http/edge";
+import { bearerToken, apiRoute, routeFunction, type Guard } from "@/lib/http/api-route";
 import { Refusal } from "@/lib/refusal";
 import { renderMetrics } from "@/lib/metrics/registry";
 
@@ -20,7 +20,7 @@ function isMetricsToken(token: string | undefined): boolean {
   return timingSafeEqual(digest(token), expected);
 }
 
-const metricsSurface: Surface<true> = {
+const metricsGuard: Guard<true> = {
   label: "metrics request",
   name: "metrics",
   async identify(request) {
@@ -32,7 +32,7 @@ const metricsSurface: Surface<true> = {
   },
 };
 
-const route = edgeRoute(metricsSurface, {
+const route = apiRoute(metricsGuard, {
   // GET /metrics — every metric, in Prometheus's text format
   GET: {
     operationId: "getMetrics",

@@ -6,7 +6,7 @@ import { config } from "@/lib/config";
 import { connectionPool } from "@/lib/db/client";
 import type { ErrorCode } from "@/lib/http/error-codes";
 
-// What GET /metrics reports, in Prometheus's text format: every request the edge (lib/http/edge.ts)
+// What GET /metrics reports, in Prometheus's text format: every request the route wrapper (lib/http/api-route.ts)
 // answers, by surface, operation, method and status (499 when the client went away before its answer: not a
 // server error, and no error code), with its latency; the error codes answered; the
 // requests the per-key rate limit refused; the database's connections; the process's own metrics.

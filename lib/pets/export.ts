@@ -1,13 +1,13 @@
 import "server-only";
 import { listCategories } from "@/lib/categories/store";
 import { csvLine } from "@/lib/csv/write";
-import type { Handler } from "@/lib/http/edge";
+import type { Handler } from "@/lib/http/api-route";
 import { parseOrThrow } from "@/lib/http/validation";
 import { log } from "@/lib/log";
 import { queryOf } from "@/lib/pets/handlers";
 import { exportPetsQuerySchema, PET_CSV_COLUMNS, type Pet, type PetSort, type PetStatus } from "@/lib/pets/schema";
 import { listPets, type ListOptions } from "@/lib/pets/store";
-import type { ApiClient } from "@/lib/v1/surface";
+import type { ApiClient } from "@/lib/v1/guard";
 
 // The catalogue as CSV: every pet of a view (listPets' status, q and sort), read page by page with listPets'
 // own keyset walk, so the export is exactly what paging through the list would show and is never held in memory

@@ -1,7 +1,7 @@
 import "server-only";
 import { MERGE_PATCH_TYPES, readJsonBody } from "@/lib/http/body";
 import { conditionOf, type EntityTag } from "@/lib/http/conditional";
-import { json, jsonText, type EdgeContext, type Handler } from "@/lib/http/edge";
+import { json, jsonText, type HandlerContext, type Handler } from "@/lib/http/api-route";
 import { Refusal } from "@/lib/refusal";
 import { parseOrThrow, pathParam } from "@/lib/http/validation";
 import { idempotency } from "@/lib/idempotency";
@@ -30,10 +30,10 @@ import {
 } from "@/lib/pets/store";
 import type { AuditContext } from "@/lib/audit/record";
 import { countCall } from "@/lib/v1/call-counts";
-import { auditContextOf, type ApiClient } from "@/lib/v1/surface";
+import { auditContextOf, type ApiClient } from "@/lib/v1/guard";
 
 // The pets operations of /v1: each parses its input, calls the store, shapes the response. The route
-// table (lib/v1/routes.ts) puts them on their paths; the edge (lib/http/edge.ts) does everything else.
+// table (lib/v1/routes.ts) puts them on their paths; the route wrapper (lib/http/api-route.ts) does everything else.
 
 /** The query string as an object; a parameter given twice is refused rather than guessed at. */
 export function queryOf(url: URL): Record<string, string> {
@@ -151,7 +151,7 @@ function petAnswer(found: VersionedPet): Response {
  * in RFC 9110 §13.2.2's order. getPet ignored these headers before it had ETags, so a malformed one is still
  * ignored rather than refused: a read is safe to answer in full.
  */
-export async function readPet({ request, params }: Pick<EdgeContext<unknown>, "request" | "params">) {
+export async function readPet({ request, params }: Pick<HandlerContext<unknown>, "request" | "params">) {
   const id = pathParam(params, "petId", petIdSchema);
   const { ifMatch, ifNoneMatch } = preconditionsOf(request, id, { lenient: true });
   const found = await findPet(id);

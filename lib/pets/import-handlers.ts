@@ -1,8 +1,8 @@
 import "server-only";
 import { z } from "zod";
-import type { SignedInCaller } from "@/lib/admin/surface";
+import type { SignedInCaller } from "@/lib/admin/guard";
 import { readLimitedBytes } from "@/lib/http/body";
-import { json, type Handler } from "@/lib/http/edge";
+import { json, type Handler } from "@/lib/http/api-route";
 import { Refusal } from "@/lib/refusal";
 import { clientAddress } from "@/lib/http/forwarded";
 import { pathParam } from "@/lib/http/validation";

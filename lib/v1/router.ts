@@ -1,22 +1,22 @@
 import "server-only";
 import {
-  edgeRoute,
+  apiRoute,
   notFoundRoute,
   routeFunction,
-  type EdgeRoute,
+  type ApiRoute,
   type Operation,
   type RouteContext,
-} from "@/lib/http/edge";
+} from "@/lib/http/api-route";
 import { MERGE_PATCH_TYPES } from "@/lib/http/body";
 import { deprecationHeaders } from "@/lib/http/deprecation";
 import { v1Operations, type V1Operation } from "@/lib/v1/routes";
-import { v1Surface, type ApiClient } from "@/lib/v1/surface";
+import { v1Guard, type ApiClient } from "@/lib/v1/guard";
 
 // The route functions of every /v1 path, built once from the route table: Next's route files under
 // app/v1 re-export them (v1Route), and the custom server dispatches to them by path (dispatchV1),
 // without Next's page pipeline. Both entries run the very same functions; the tests run both.
 
-type PathRoute = { route: EdgeRoute; pattern: RegExp; names: string[] };
+type PathRoute = { route: ApiRoute; pattern: RegExp; names: string[] };
 
 function buildRoutes(): Map<string, PathRoute> {
   const byPath = new Map<string, V1Operation[]>();
@@ -36,24 +36,24 @@ function buildRoutes(): Map<string, PathRoute> {
     const names = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
     const literal = path.split(/\{\w+\}/).map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"));
     const pattern = new RegExp(`^${literal.join("([^/]+)")}$`);
-    routes.set(path, { route: edgeRoute(v1Surface, table, pathHeaders), pattern, names });
+    routes.set(path, { route: apiRoute(v1Guard, table, pathHeaders), pattern, names });
   }
   // Like Next's router, a literal path wins over one with a parameter (`/v1/pets/search` over `{petId}`).
   return new Map([...routes].sort(([, a], [, b]) => a.names.length - b.names.length));
 }
 
 const routes = buildRoutes();
-const notFound = notFoundRoute(v1Surface);
+const notFound = notFoundRoute(v1Guard);
 
 /** The route functions of a path of the table, for its route file under app/v1. */
-export function v1Route(path: string): EdgeRoute {
+export function v1Route(path: string): ApiRoute {
   const found = routes.get(path);
   if (!found) throw new Error(`${path} is not in the /v1 route table`);
   return found.route;
 }
 
 /** Every other path under /v1: a JSON 404, never Next's HTML page. */
-export function v1NotFoundRoute(): EdgeRoute {
+export function v1NotFoundRoute(): ApiRoute {
   return notFound;
 }
 

@@ -1,5 +1,5 @@
 import "server-only";
-import { json, type Handler, type OperationMethod } from "@/lib/http/edge";
+import { json, type Handler, type OperationMethod } from "@/lib/http/api-route";
 import type { Deprecation } from "@/lib/http/deprecation";
 import { listCategoriesHandler } from "@/lib/categories/handlers";
 import { categorySchema } from "@/lib/categories/schema";
@@ -32,7 +32,7 @@ import {
   requestIdHeader,
   type OperationDocument,
 } from "@/lib/v1/openapi";
-import type { ApiClient } from "@/lib/v1/surface";
+import type { ApiClient } from "@/lib/v1/guard";
 import { exportPetsHandler } from "@/lib/pets/export";
 
 // The /v1 route table: every operation of the API, declared once — method, path, handler, and the

@@ -1,17 +1,17 @@
 import { requireAdminCaller } from "@/lib/admin/categories";
 import { adminAudit } from "@/lib/admin/staff-endpoints";
-import { signedInSurface } from "@/lib/admin/surface";
+import { signedInGuard } from "@/lib/admin/guard";
 import { newCategorySchema } from "@/lib/categories/schema";
 import { createCategory, listCategories } from "@/lib/categories/store";
 import { readJsonBody } from "@/lib/http/body";
-import { edgeRoute, json } from "@/lib/http/edge";
+import { apiRoute, json } from "@/lib/http/api-route";
 import { parseOrThrow } from "@/lib/http/validation";
 
 // The category names: every signed-in staff member reads them (the catalogue, the pet forms); admins add them (403
 // `admin_role_required` for other staff, 401 without a session).
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(signedInSurface, {
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(signedInGuard, {
   // GET /admin/api/categories — listCategories: [{id, name}] sorted by name, as GET /v1/categories answers
   GET: { operationId: "listCategories", handler: async () => json(await listCategories()) },
   // POST /admin/api/categories — createCategory: {name, id?} → 201 and the category; 409 `category_name_taken`,

@@ -1,15 +1,15 @@
-import { adminSurface } from "@/lib/admin/surface";
+import { adminGuard } from "@/lib/admin/guard";
 import { keyListing, keyView, staffAuditContext } from "@/lib/admin/keys";
 import { newKeySchema } from "@/lib/auth/api-key-schema";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { readJsonBody } from "@/lib/http/body";
-import { edgeRoute, json } from "@/lib/http/edge";
+import { apiRoute, json } from "@/lib/http/api-route";
 import { parseOrThrow } from "@/lib/http/validation";
 
 // The API keys page's data, for admins only (403 for other staff, 401 without a session).
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(adminSurface, {
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(adminGuard, {
   // GET /admin/api/keys — listKeys: every key with its getPet calls, never a secret
   GET: { operationId: "listKeys", handler: async () => json({ keys: await keyListing() }) },
   // POST /admin/api/keys — createKey ({name}): 201 with the key itself, this once (same-origin only)

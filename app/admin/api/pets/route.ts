@@ -1,11 +1,11 @@
 import { forwardToV1 } from "@/lib/admin/forward";
-import { signedInSurface } from "@/lib/admin/surface";
-import { edgeRoute } from "@/lib/http/edge";
+import { signedInGuard } from "@/lib/admin/guard";
+import { apiRoute } from "@/lib/http/api-route";
 
 // The catalogue page's data, for a signed-in staff member only, through the /v1 contract itself.
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(signedInSurface, {
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(signedInGuard, {
   // GET /admin/api/pets — listPets (status, q, limit, cursor as /v1 takes them); the next cursor comes back in
   // X-Next-Cursor
   GET: {

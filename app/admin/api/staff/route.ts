@@ -1,15 +1,15 @@
-import { adminSurface } from "@/lib/admin/surface";
+import { adminGuard } from "@/lib/admin/guard";
 import { adminAudit, staffJson } from "@/lib/admin/staff-endpoints";
 import { createStaff, listStaff } from "@/lib/auth/staff";
 import { newStaffSchema } from "@/lib/auth/staff-schema";
 import { readJsonBody } from "@/lib/http/body";
-import { edgeRoute, json } from "@/lib/http/edge";
+import { apiRoute, json } from "@/lib/http/api-route";
 import { parseOrThrow } from "@/lib/http/validation";
 
 // The staff accounts, for admins only (403 `admin_role_required` for other staff, 401 without a session).
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(adminSurface, {
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(adminGuard, {
   // GET /admin/api/staff — listStaff: every account, oldest first, with the addresses locked out of it now
   GET: {
     operationId: "listStaff",

@@ -1,16 +1,16 @@
 import { categoryIdSchema } from "@/lib/admin/categories";
 import { adminAudit } from "@/lib/admin/staff-endpoints";
-import { adminSurface } from "@/lib/admin/surface";
+import { adminGuard } from "@/lib/admin/guard";
 import { categoryRenameSchema } from "@/lib/categories/schema";
 import { renameCategory } from "@/lib/categories/store";
 import { readJsonBody } from "@/lib/http/body";
-import { edgeRoute, json } from "@/lib/http/edge";
+import { apiRoute, json } from "@/lib/http/api-route";
 import { parseOrThrow, pathParam } from "@/lib/http/validation";
 
 // Renaming a category, for admins only. Deleting one is not offered (see docs/staff.md).
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(adminSurface, {
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(adminGuard, {
   // PATCH /admin/api/categories/{categoryId} — renameCategory: {name} → {category, renamed}; renamed is false when
   // the name was already exactly that (nothing recorded); 409 `category_name_taken` (same-origin only)
   PATCH: {

@@ -1,8 +1,8 @@
-import { adminSurface } from "@/lib/admin/surface";
+import { adminGuard } from "@/lib/admin/guard";
 import { keyViewWithCalls, staffAuditContext } from "@/lib/admin/keys";
 import { keyIdSchema } from "@/lib/auth/api-key-schema";
 import { revokeApiKey } from "@/lib/auth/api-keys";
-import { edgeRoute, json } from "@/lib/http/edge";
+import { apiRoute, json } from "@/lib/http/api-route";
 import { Refusal } from "@/lib/refusal";
 import { pathParam } from "@/lib/http/validation";
 
@@ -10,7 +10,7 @@ import { pathParam } from "@/lib/http/validation";
 // changed or recorded; the admin app's own live key is refused (409 admin_app_key: see docs/staff.md).
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(adminSurface, {
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(adminGuard, {
   // DELETE /admin/api/keys/{keyId} — revokeKey: {key, alreadyRevoked} (same-origin only)
   DELETE: {
     operationId: "revokeKey",

@@ -1,6 +1,6 @@
 import { forwardToV1 } from "@/lib/admin/forward";
-import { signedInSurface, type SignedInCaller } from "@/lib/admin/surface";
-import { edgeRoute, type EdgeContext } from "@/lib/http/edge";
+import { signedInGuard, type SignedInCaller } from "@/lib/admin/guard";
+import { apiRoute, type HandlerContext } from "@/lib/http/api-route";
 import { readPet } from "@/lib/pets/handlers";
 
 // One pet, for a signed-in staff member only. Changes go through the /v1 contract itself; the read does not
@@ -8,10 +8,10 @@ import { readPet } from "@/lib/pets/handlers";
 // layer, so the admin app keeps working after it.
 export const dynamic = "force-dynamic";
 
-const toV1 = ({ request, requestId, params, caller }: EdgeContext<SignedInCaller>) =>
+const toV1 = ({ request, requestId, params, caller }: HandlerContext<SignedInCaller>) =>
   forwardToV1(request, requestId, caller, `/v1/pets/${encodeURIComponent(params.petId ?? "")}`);
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(signedInSurface, {
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(signedInGuard, {
   // GET /admin/api/pets/{petId} — the pet and its ETag (304 on a matching If-None-Match)
   GET: { operationId: "getPet", handler: readPet },
   // PATCH /admin/api/pets/{petId} — updatePet, with the If-Match the page read (same-origin only)

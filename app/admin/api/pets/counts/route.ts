@@ -1,11 +1,11 @@
 import { forwardToV1 } from "@/lib/admin/forward";
-import { signedInSurface } from "@/lib/admin/surface";
-import { edgeRoute } from "@/lib/http/edge";
+import { signedInGuard } from "@/lib/admin/guard";
+import { apiRoute } from "@/lib/http/api-route";
 
 // The catalogue's counts (status chips, "12 sold pets"), for a signed-in staff member, through /v1 itself.
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(signedInSurface, {
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(signedInGuard, {
   // GET /admin/api/pets/counts — countPets (q as /v1 takes it)
   GET: {
     operationId: "countPets",

@@ -1,6 +1,6 @@
 import { adminAudit } from "@/lib/admin/staff-endpoints";
-import { signedInSurface } from "@/lib/admin/surface";
-import { edgeRoute } from "@/lib/http/edge";
+import { signedInGuard } from "@/lib/admin/guard";
+import { apiRoute } from "@/lib/http/api-route";
 import { restorePetAnswer } from "@/lib/pets/handlers";
 
 // Undoing a deletion in the admin app, for a signed-in staff member (same-origin only, like every admin change).
@@ -8,7 +8,7 @@ import { restorePetAnswer } from "@/lib/pets/handlers";
 // record within a minute (lib/pets/store.ts restorePet).
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(signedInSurface, {
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(signedInGuard, {
   // POST /admin/api/pets/{petId}/restore — restorePet: the pet as it was before its deletion, and its ETag
   POST: { operationId: "restorePet", handler: (context) => restorePetAnswer(context.params, adminAudit(context)) },
 });

@@ -1,11 +1,11 @@
-import { signedInSurface } from "@/lib/admin/surface";
-import { edgeRoute } from "@/lib/http/edge";
+import { signedInGuard } from "@/lib/admin/guard";
+import { apiRoute } from "@/lib/http/api-route";
 import { applyImportHandler } from "@/lib/pets/import-handlers";
 
 // Applying a CSV import, for any signed-in staff member: idempotent, so PUT.
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = edgeRoute(signedInSurface, {
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(signedInGuard, {
   // PUT /admin/api/pets/imports/{importId} — the same file again; creates the valid rows not yet created
   PUT: { operationId: "applyImport", handler: applyImportHandler },
 });

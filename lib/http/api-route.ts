@@ -10,13 +10,13 @@ import { recordRequest, requestSeries, type RequestSeries, type SurfaceName } fr
 import type { SignedInStaff } from "@/lib/auth/staff";
 import type { RateLimitState } from "@/lib/rate-limit";
 
-// The one wrapper that owns the HTTP edge, for /v1 and for the admin app's endpoints alike. A handler
-// takes a Web Request (no Next-only APIs) and returns a Response; the edge assigns the request id, lets
-// the surface identify the caller before anything else is looked at, maps every thrown error to the
-// Error body, answers unsupported methods with 405 and Allow, sets the headers every answer carries, and
-// counts the request for the metrics (lib/metrics).
-// What differs between /v1 and the admin endpoints is the Surface: how a caller is identified (an API
-// key, a staff session) and the headers of that surface (rate limits, CORS).
+// The one wrapper of every API route, for /v1 and for the admin app's endpoints alike. A handler takes a
+// Web Request (no Next-only APIs) and returns a Response; the wrapper assigns the request id, lets the
+// guard identify the caller before anything else is looked at, maps every thrown error to the Error body,
+// answers unsupported methods with 405 and Allow, sets the headers every answer carries, and counts the
+// request for the metrics (lib/metrics).
+// What differs between /v1 and the admin endpoints is the Guard: how a caller is identified (an API key,
+// a staff session) and the headers of its answers (rate limits, CORS).
 
 export const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"] as const;
 export type Method = (typeof METHODS)[number];
@@ -41,19 +41,19 @@ export type RouteContext = {
 };
 export type RouteFunction = (request: Request, context?: RouteContext) => Promise<Response>;
 
-export type EdgeContext<Caller> = {
+export type HandlerContext<Caller> = {
   request: Request;
   url: URL;
   params: Record<string, string>;
   requestId: string;
   caller: Caller;
 };
-export type Handler<Caller> = (context: EdgeContext<Caller>) => Promise<Response>;
+export type Handler<Caller> = (context: HandlerContext<Caller>) => Promise<Response>;
 
-export type Surface<Caller> = {
-  /** How log lines name the surface's requests ("request", "admin request"). */
+export type Guard<Caller> = {
+  /** How log lines name the guarded requests ("request", "admin request"). */
   label: string;
-  /** How the metrics name the surface. */
+  /** How the metrics name the guarded requests (their `surface` label). */
   name: SurfaceName;
   /** Identifies the caller, or throws the Refusal to answer instead (401, 403…). */
   identify(request: Request, context: RouteContext | undefined): Promise<Caller>;
@@ -61,7 +61,7 @@ export type Surface<Caller> = {
   admit?(caller: Caller, request: Request, requestId: string): Promise<void>;
   /** What the log line of a refused or failed request says of its caller (never a secret). */
   logFields?(caller: Caller): Record<string, unknown>;
-  /** Sets the headers every answer of the surface carries, refusals included; `caller` when identified. */
+  /** Sets the headers every answer it guards carries, refusals included; `caller` when identified. */
   finish?(request: Request, response: Response, details: { caller?: Caller; allow: string }): void;
 };
 
@@ -126,7 +126,7 @@ export function requestIdOf(request: Request): string {
 }
 
 /** The headers every answer carries, whoever produced it. */
-export function withEdgeHeaders(response: Response, requestId: string): Response {
+export function withResponseHeaders(response: Response, requestId: string): Response {
   response.headers.set("X-Request-Id", requestId);
   if (!response.headers.has("Cache-Control")) response.headers.set("Cache-Control", "no-store");
   response.headers.set("X-Content-Type-Options", "nosniff");
@@ -154,9 +154,9 @@ const OPTIONS_OPERATION = "options";
 const UNSUPPORTED_METHOD_OPERATION = "unsupportedMethod";
 const UNKNOWN_PATH_OPERATION = "unknownPath";
 
-/** Runs one request through the edge: request id, identification, handler, error mapping, common headers. */
+/** Runs one request through the wrapper: request id, identification, handler, error mapping, common headers. */
 async function serve<Caller>(
-  surface: Surface<Caller>,
+  guard: Guard<Caller>,
   answer: Answer<Caller>,
   request: Request,
   context?: RouteContext,
@@ -175,8 +175,8 @@ async function serve<Caller>(
         headers: { Allow: allow },
       });
     if (!answer.anonymous) {
-      caller = await surface.identify(request, context);
-      await surface.admit?.(caller, request, requestId);
+      caller = await guard.identify(request, context);
+      await guard.admit?.(caller, request, requestId);
     }
     response = await handler({ request, url, params: await paramsOf(context), requestId, caller: caller as Caller });
   } catch (thrown) {
@@ -187,7 +187,7 @@ async function serve<Caller>(
         method: request.method,
         path: url.pathname,
         client: clientAddress(request),
-        ...(caller && surface.logFields?.(caller)),
+        ...(caller && guard.logFields?.(caller)),
       });
       const seconds = (performance.now() - started) / 1000;
       recordRequest(answer.series, request.method, CLIENT_ABORTED_STATUS, seconds, undefined);
@@ -202,20 +202,20 @@ async function serve<Caller>(
       status: error.status,
       code: error.code,
       client: clientAddress(request),
-      ...(caller && surface.logFields?.(caller)),
+      ...(caller && guard.logFields?.(caller)),
     };
     if (error.status >= 500)
-      log("error", `${surface.label} failed`, {
+      log("error", `${guard.label} failed`, {
         ...fields,
         error: thrown instanceof Error ? `${thrown.name}: ${thrown.message}` : String(thrown),
       });
-    else log("warn", `${surface.label} refused`, fields);
+    else log("warn", `${guard.label} refused`, fields);
     response = errorResponse(error);
   }
-  withEdgeHeaders(response, requestId);
+  withResponseHeaders(response, requestId);
   if (requestScheme(request) === "https") response.headers.set("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY);
   for (const [name, value] of Object.entries(answer.headers ?? {})) response.headers.set(name, value);
-  surface.finish?.(request, response, { caller, allow: answer.allow });
+  guard.finish?.(request, response, { caller, allow: answer.allow });
   recordRequest(answer.series, request.method, response.status, (performance.now() - started) / 1000, refusal);
   return response;
 }
@@ -223,7 +223,7 @@ async function serve<Caller>(
 export type OperationMethod = Exclude<Method, "HEAD" | "OPTIONS">;
 
 /** A path's route functions, one per method Next knows, and `otherMethods` for any other (PROPFIND…). */
-export type EdgeRoute = Record<Method, RouteFunction> & { otherMethods: RouteFunction };
+export type ApiRoute = Record<Method, RouteFunction> & { otherMethods: RouteFunction };
 
 export type Operation<Caller> = {
   /** Its name in the metrics: the OpenAPI operationId for /v1 (listPets…), a name of that kind elsewhere. */
@@ -240,11 +240,11 @@ export type Operation<Caller> = {
  * GET, OPTIONS answering Allow without identifying anyone, and every other method a 405 naming the
  * allowed ones. `pathHeaders` go on every answer of the path (405s and OPTIONS included).
  */
-export function edgeRoute<Caller>(
-  surface: Surface<Caller>,
+export function apiRoute<Caller>(
+  guard: Guard<Caller>,
   operations: Partial<Record<OperationMethod, Operation<Caller>>>,
   pathHeaders: Record<string, string> = {},
-): EdgeRoute {
+): ApiRoute {
   const table: Partial<Record<Method, Operation<Caller>>> = { ...operations, HEAD: operations.GET };
   const supported = METHODS.filter((method) => method === "OPTIONS" || table[method]);
   const allow = supported.join(", ");
@@ -259,9 +259,9 @@ export function edgeRoute<Caller>(
       allow,
       anonymous: operation?.anonymous,
       headers: { ...pathHeaders, ...operation?.headers },
-      series: requestSeries(surface.name, operation?.operationId ?? UNSUPPORTED_METHOD_OPERATION),
+      series: requestSeries(guard.name, operation?.operationId ?? UNSUPPORTED_METHOD_OPERATION),
     };
-    return (request, context) => serve(surface, answer, request, context);
+    return (request, context) => serve(guard, answer, request, context);
   };
   return {
     ...(Object.fromEntries(METHODS.map((method) => [method, routeFor(table[method])])) as Record<
@@ -273,16 +273,16 @@ export function edgeRoute<Caller>(
 }
 
 /** Route functions that answer every method with a JSON 404: a catch-all. */
-export function notFoundRoute<Caller>(surface: Surface<Caller>): EdgeRoute {
+export function notFoundRoute<Caller>(guard: Guard<Caller>): ApiRoute {
   const answer: Answer<Caller> = {
     allow: "",
     anonymous: true,
     handler: async ({ url }) => {
       throw new Refusal("not_found", { message: `Nothing exists at ${url.pathname}.` });
     },
-    series: requestSeries(surface.name, UNKNOWN_PATH_OPERATION),
+    series: requestSeries(guard.name, UNKNOWN_PATH_OPERATION),
   };
-  const route = (request: Request, context?: RouteContext) => serve(surface, answer, request, context);
+  const route = (request: Request, context?: RouteContext) => serve(guard, answer, request, context);
   return {
     ...(Object.fromEntries(METHODS.map((method) => [method, route])) as Record<Method, RouteFunction>),
     otherMethods: route,
@@ -290,6 +290,6 @@ export function notFoundRoute<Caller>(surface: Surface<Caller>): EdgeRoute {
 }
 
 /** The route function of `route` that answers `method`. */
-export function routeFunction(route: EdgeRoute, method: string): RouteFunction {
+export function routeFunction(route: ApiRoute, method: string): RouteFunction {
   return Object.hasOwn(route, method) ? route[method as Method] : route.otherMethods;
 }

@@ -5,7 +5,7 @@ import { isSameOrigin, trustedOrigin } from "@/lib/auth/origin";
 import { sessionStaff } from "@/lib/auth/sessions";
 import type { SignedInStaff } from "@/lib/auth/staff";
 import { ConfigError } from "@/lib/config";
-import type { Surface } from "@/lib/http/edge";
+import type { Guard } from "@/lib/http/api-route";
 import { Refusal } from "@/lib/refusal";
 import { log } from "@/lib/log";
 import { IMPORT_LIMIT_BYTES } from "@/lib/pets/import";
@@ -20,7 +20,7 @@ import { consumeRateLimit, rateLimitHeaders, rateLimitPolicyHeader, type RateLim
 // forwards in, so a staff member has one budget whatever they call, and a forward is counted here once,
 // not again by /v1. A request costs one per started 64 KiB of its body (a CSV import of 5 MiB costs 80);
 // a body of undeclared length (chunked) costs as much as the largest file an import takes. Sign-in and
-// sign-out (the visitor surface) are not counted: sign-in has its own throttle (lib/auth/sign-in-throttle.ts).
+// sign-out (the visitor guard) are not counted: sign-in has its own throttle (lib/auth/sign-in-throttle.ts).
 
 const CROSS_ORIGIN_UNCONFIGURED =
   "Refused: this server is reached by a name it cannot trust on its own; set PUBLIC_ORIGIN to the address " +
@@ -73,7 +73,7 @@ async function admitStaff(caller: StaffCaller, request: Request, requestId: stri
   }
 }
 
-function staffSurface<Caller extends StaffCaller>(required: "nothing" | "session" | "admin"): Surface<Caller> {
+function staffGuard<Caller extends StaffCaller>(required: "nothing" | "session" | "admin"): Guard<Caller> {
   return {
     label: "admin request",
     name: "admin",
@@ -103,8 +103,8 @@ function staffSurface<Caller extends StaffCaller>(required: "nothing" | "session
 }
 
 /** Endpoints for a signed-in staff member only (401 without a live session). */
-export const signedInSurface = staffSurface<SignedInCaller>("session");
+export const signedInGuard = staffGuard<SignedInCaller>("session");
 /** Endpoints for a signed-in admin only: API keys, staff accounts, the activity log (403 for other staff). */
-export const adminSurface = staffSurface<SignedInCaller>("admin");
+export const adminGuard = staffGuard<SignedInCaller>("admin");
 /** Endpoints anyone may call, such as sign-in; the session is read when there is one. */
-export const visitorSurface = staffSurface<StaffCaller>("nothing");
+export const visitorGuard = staffGuard<StaffCaller>("nothing");

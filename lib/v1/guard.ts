@@ -2,7 +2,7 @@ import "server-only";
 import { authenticateApiKey, authenticateApiKeyId, type AuthenticatedKey } from "@/lib/auth/api-keys";
 import type { SignedInStaff } from "@/lib/auth/staff";
 import type { AuditContext } from "@/lib/audit/record";
-import { bearerToken, type Surface } from "@/lib/http/edge";
+import { bearerToken, type Guard } from "@/lib/http/api-route";
 import { clientAddress } from "@/lib/http/forwarded";
 import { Refusal } from "@/lib/refusal";
 import { consumeRateLimit, rateLimitHeaders, rateLimitPolicyHeader, type RateLimitState } from "@/lib/rate-limit";
@@ -10,7 +10,7 @@ import { applyCors } from "@/lib/v1/cors";
 
 // How /v1 identifies its callers: a bearer API key, checked before anything else, then the key's rate
 // limit. The admin app's in-process forwards name its key by id instead, and are limited per staff
-// member, by the admin endpoint that forwards them (lib/admin/surface.ts). Every answer carries the
+// member, by the admin endpoint that forwards them (lib/admin/guard.ts). Every answer carries the
 // RateLimit fields and, for allowed origins, the CORS headers.
 
 export type ApiClient = {
@@ -36,7 +36,7 @@ export function auditContextOf(caller: ApiClient, requestId: string): AuditConte
   return { actor, clientAddress: caller.address, requestId };
 }
 
-export const v1Surface: Surface<ApiClient> = {
+export const v1Guard: Guard<ApiClient> = {
   label: "request",
   name: "v1",
   async identify(request, context) {
