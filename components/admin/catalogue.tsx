@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { CatalogueFiles } from "@/components/admin/catalogue-files";
 import { useNavigate, ViewLink } from "@/components/admin/catalogue-navigation";
 import { CategoryName } from "@/components/admin/category-name";
-import { focusRing } from "@/components/admin/form-fields";
+import { focusRing } from "@/components/ui/focus-ring";
 import { SearchBox } from "@/components/admin/search-box";
 import { StatusBadge } from "@/components/admin/status-badge";
 import { AdminRequestError, fetchPetCounts, fetchPetPage, type PetPage } from "@/lib/client/admin-api";

@@ -2,7 +2,8 @@
 
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
-import { focusRing, RequestId } from "@/components/admin/form-fields";
+import { RequestId } from "@/components/admin/form-fields";
+import { focusRing } from "@/components/ui/focus-ring";
 import { AdminRequestError } from "@/lib/client/admin-api";
 import { applyImport, dryRunImport, fetchBadRows, type ImportReport } from "@/lib/client/import-api";
 

@@ -2,14 +2,9 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useRef, useState } from "react";
-import {
-  describedBy,
-  FieldMessage,
-  focusRing,
-  FormProblems,
-  inputClass,
-  RequestId,
-} from "@/components/admin/form-fields";
+import { FormProblems, RequestId } from "@/components/admin/form-fields";
+import { describedBy, FieldMessage, inputClass } from "@/components/ui/field";
+import { focusRing } from "@/components/ui/focus-ring";
 import { AdminRequestError } from "@/lib/client/admin-api";
 import { byField, type FormErrors } from "@/lib/client/pet-form";
 import {
