@@ -107,33 +107,61 @@ export function PetPanel({ id, closeHref, ...events }: PetPanelProps) {
             onSave={(patch, options) => panelState.run({ kind: "details", patch }, options)}
             onUnchanged={() => panelState.setDone("Nothing to save: the name and category are as they were.")}
           />
-          <div className="mt-5 border-t border-slate-200 pt-4">
-            <Button
-              variant="dangerOutline"
-              aria-disabled={busy}
-              aria-haspopup="dialog"
-              onClick={() => !busy && setConfirmingDelete(true)}
-              className="w-full"
-            >
-              Delete this pet…
-            </Button>
-            <ConfirmDialog
-              open={confirmingDelete}
-              idPrefix="delete-pet"
-              size="small"
-              title={`Delete ${title}?`}
-              description="It leaves the catalogue for good, and its id is never given to another pet."
-              confirmLabel="Delete"
-              pendingLabel="Deleting…"
-              pending={panelState.deleting}
-              onConfirm={() => panelState.run({ kind: "delete" }, { onSettled: () => setConfirmingDelete(false) })}
-              onCancel={() => setConfirmingDelete(false)}
-            />
-          </div>
+          <DeletePet
+            title={title}
+            busy={busy}
+            deleting={panelState.deleting}
+            open={confirmingDelete}
+            onOpen={setConfirmingDelete}
+            onConfirm={() => panelState.run({ kind: "delete" }, { onSettled: () => setConfirmingDelete(false) })}
+          />
           <PetHistory id={id} />
         </>
       ) : null}
     </section>
+  );
+}
+
+/** Deleting the pet, after a confirmation whose Cancel has the focus first (Escape cancels too). */
+function DeletePet({
+  title,
+  busy,
+  deleting,
+  open,
+  onOpen,
+  onConfirm,
+}: {
+  title: string;
+  busy: boolean;
+  deleting: boolean;
+  open: boolean;
+  onOpen: (open: boolean) => void;
+  onConfirm: () => void;
+}) {
+  return (
+    <div className="mt-5 border-t border-slate-200 pt-4">
+      <Button
+        variant="dangerOutline"
+        aria-disabled={busy}
+        aria-haspopup="dialog"
+        onClick={() => !busy && onOpen(true)}
+        className="w-full"
+      >
+        Delete this pet…
+      </Button>
+      <ConfirmDialog
+        open={open}
+        idPrefix="delete-pet"
+        size="small"
+        title={`Delete ${title}?`}
+        description="It leaves the catalogue for good, and its id is never given to another pet."
+        confirmLabel="Delete"
+        pendingLabel="Deleting…"
+        pending={deleting}
+        onConfirm={onConfirm}
+        onCancel={() => onOpen(false)}
+      />
+    </div>
   );
 }
 
