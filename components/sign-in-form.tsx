@@ -1,10 +1,11 @@
 "use client";
 
 import { useState } from "react";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { TextField } from "@/components/ui/field";
 import { signIn } from "@/lib/client/admin-api";
 import { markSignedInAgain } from "@/lib/client/drafts";
-
-const focusRing = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
 
 /** A text field's value; "" when the form lacks it. */
 function text(form: FormData, name: string): string {
@@ -34,52 +35,19 @@ export function SignInForm({ next }: { next: string }) {
 
   return (
     <form onSubmit={onSubmit} className="mt-6 space-y-4" aria-describedby={error ? "sign-in-error" : undefined}>
-      <div>
-        <label htmlFor="email" className="block text-sm font-medium">
-          Email
-        </label>
-        <input
-          id="email"
-          name="email"
-          type="email"
-          required
-          autoComplete="username"
-          className={`mt-1 block min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 py-2 ${focusRing}`}
-        />
-      </div>
-      <div>
-        <label htmlFor="password" className="block text-sm font-medium">
-          Password
-        </label>
-        <input
-          id="password"
-          name="password"
-          type="password"
-          required
-          autoComplete="current-password"
-          className={`mt-1 block min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 py-2 ${focusRing}`}
-        />
-      </div>
-      {error ? (
-        <p
-          id="sign-in-error"
-          role="alert"
-          className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900"
-        >
-          {error}
-        </p>
-      ) : null}
-      <button
-        type="submit"
-        disabled={pending}
-        className={
-          "min-h-11 w-full rounded-md bg-indigo-700 px-4 py-2 font-medium text-white " +
-          "hover:bg-indigo-800 disabled:opacity-60 " +
-          focusRing
-        }
-      >
+      <TextField id="email" label="Email" name="email" type="email" required autoComplete="username" />
+      <TextField
+        id="password"
+        label="Password"
+        name="password"
+        type="password"
+        required
+        autoComplete="current-password"
+      />
+      {error ? <Alert id="sign-in-error">{error}</Alert> : null}
+      <Button type="submit" variant="primary" size="large" disabled={pending} className="w-full">
         {pending ? "Signing in…" : "Sign in"}
-      </button>
+      </Button>
     </form>
   );
 }

@@ -5,7 +5,12 @@ import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useRef, useState, useTransition } from "react";
 import { actorKind, RecordTime } from "@/components/admin/activity-record";
-import { focusRing, inputClass, RequestId } from "@/components/admin/form-fields";
+import { RequestId } from "@/components/admin/form-fields";
+import { inputClass } from "@/components/ui/field";
+import { focusRing } from "@/components/ui/focus-ring";
+import { Alert } from "@/components/ui/alert";
+import { Button, buttonClass } from "@/components/ui/button";
+import { TextField } from "@/components/ui/field";
 import { ACTIVITY_KEY, exportHref, fetchActivityPage, type ActivityRecord } from "@/lib/client/activity-api";
 import { AdminRequestError } from "@/lib/client/admin-api";
 
@@ -18,9 +23,7 @@ const PATH = "/admin/activity";
 // The view's parameters besides the cursor: the filters, and the page size when the URL names one.
 const VIEW = ["actor", "action", "pet", "limit"] as const;
 
-const button =
-  "inline-flex min-h-11 items-center justify-center rounded-md border px-3 py-2 text-sm font-medium " + focusRing;
-const plainButton = `${button} border-slate-300 bg-white text-slate-900 hover:bg-slate-100`;
+const plainButton = buttonClass();
 
 export type ActorOption = { value: string; label: string };
 
@@ -126,10 +129,10 @@ export function ActivityLog({ actors, actions }: { actors: ActorOption[]; action
           {status}
         </p>
         {query.isError ? (
-          <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
+          <Alert>
             <p>The activity could not be loaded: {query.error.message}</p>
             {query.error instanceof AdminRequestError ? <RequestId id={query.error.requestId} /> : null}
-          </div>
+          </Alert>
         ) : !query.data ? (
           <p className="text-sm text-slate-600">Loading the activity…</p>
         ) : query.data.records.length === 0 ? null : (
@@ -255,25 +258,20 @@ function FilterForm({
           ))}
         </select>
       </div>
-      <div>
-        <label htmlFor="activity-pet" className="block text-sm font-medium">
-          Pet id
-        </label>
-        <input
-          id="activity-pet"
-          name="pet"
-          inputMode="numeric"
-          autoComplete="off"
-          value={pet}
-          onChange={(event) => setPet(event.target.value)}
-          className={inputClass(false)}
-        />
-      </div>
+      <TextField
+        id="activity-pet"
+        label="Pet id"
+        name="pet"
+        inputMode="numeric"
+        autoComplete="off"
+        value={pet}
+        onChange={(event) => setPet(event.target.value)}
+      />
       {filters.get("limit") ? <input type="hidden" name="limit" value={filters.get("limit") ?? ""} /> : null}
       <div className="flex flex-wrap gap-2">
-        <button type="submit" className={`${button} border-indigo-700 bg-indigo-700 text-white hover:bg-indigo-800`}>
+        <Button type="submit" variant="primary">
           Filter
-        </button>
+        </Button>
         {["actor", "action", "pet"].some((name) => filters.has(name)) ? (
           <Link
             href={PATH}

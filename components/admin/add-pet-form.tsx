@@ -2,14 +2,9 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
-import {
-  describedBy,
-  FieldMessage,
-  focusRing,
-  FormProblems,
-  inputClass,
-  NameAndCategoryFields,
-} from "@/components/admin/form-fields";
+import { FormProblems, NameAndCategoryFields } from "@/components/admin/form-fields";
+import { describedBy, FieldMessage, inputClass } from "@/components/ui/field";
+import { Button } from "@/components/ui/button";
 import { useCatalogueNavigation } from "@/components/admin/catalogue-navigation";
 import { useNotifications } from "@/components/admin/notifications";
 import { useDraft } from "@/components/admin/session-ended";
@@ -29,16 +24,13 @@ type Errors = FormErrors<(typeof fields)[number]>;
  */
 export function AddPetShortcut() {
   return (
-    <button
-      type="button"
+    <Button
+      variant="primary"
       onClick={() => document.getElementById(ADD_PET_FIRST_FIELD)?.focus()}
-      className={
-        "inline-flex min-h-11 shrink-0 items-center rounded-md bg-indigo-700 px-4 py-2 text-sm font-medium " +
-        `text-white hover:bg-indigo-800 lg:hidden ${focusRing}`
-      }
+      className="shrink-0 lg:hidden"
     >
       Add a pet
-    </button>
+    </Button>
   );
 }
 
@@ -168,17 +160,9 @@ export function AddPetForm() {
         </div>
         <FormProblems id="form-error" errors={errors} requestId={requestId} requestIdTestId="form-request-id" />
         {/* aria-disabled, not disabled: the button keeps the keyboard focus while the pet is sent. */}
-        <button
-          type="submit"
-          aria-disabled={mutation.isPending}
-          className={
-            "min-h-11 w-full rounded-md bg-indigo-700 px-4 py-2 font-medium text-white " +
-            "hover:bg-indigo-800 aria-disabled:opacity-60 " +
-            focusRing
-          }
-        >
+        <Button type="submit" variant="primary" size="large" aria-disabled={mutation.isPending} className="w-full">
           {mutation.isPending ? "Adding…" : "Add pet"}
-        </button>
+        </Button>
       </form>
     </section>
   );

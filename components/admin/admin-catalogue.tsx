@@ -3,7 +3,9 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useLayoutEffect, useRef } from "react";
 import { AddPetForm, AddPetShortcut } from "@/components/admin/add-pet-form";
-import { Catalogue, CATALOGUE_TITLE_ID, petLinkId, petsQueryKey } from "@/components/admin/catalogue";
+import { Catalogue, CATALOGUE_TITLE_ID } from "@/components/admin/catalogue";
+import { petLinkId } from "@/components/admin/pet-table";
+import { petsQueryKey } from "@/components/admin/use-catalogue";
 import { CatalogueNavigation, useCatalogueNavigation } from "@/components/admin/catalogue-navigation";
 import { focusPageHeading, useNotifications } from "@/components/admin/notifications";
 import { PET_PANEL_TITLE_ID, PetPanel } from "@/components/admin/pet-panel";

@@ -2,7 +2,11 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
-import { describedBy, FieldMessage, focusRing, inputClass } from "@/components/admin/form-fields";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { ConfirmDialog } from "@/components/ui/dialog";
+import { inputClass, TextField } from "@/components/ui/field";
+import { focusRing } from "@/components/ui/focus-ring";
 import { keyNameSchema, type KeyView } from "@/lib/auth/api-key-schema";
 import { AdminRequestError } from "@/lib/client/admin-api";
 import { createKey, fetchKeys, keysQueryKey, revokeKey, type NewKey } from "@/lib/client/keys-api";
@@ -11,16 +15,6 @@ import { createKey, fetchKeys, keysQueryKey, revokeKey, type NewKey } from "@/li
 // creates a key and shows it once, with a Copy button and a curl line to try it; revocation after a
 // confirmation naming the key, after which the focus goes to that key's name (its Revoke button is gone). The
 // admin app's own key is marked and not revoked here (docs/staff.md says why).
-
-const primaryButton =
-  "min-h-11 rounded-md bg-indigo-700 px-4 py-2 font-medium text-white hover:bg-indigo-800 disabled:opacity-60 " +
-  focusRing;
-const secondaryButton =
-  "min-h-11 rounded-md border border-slate-300 bg-white px-4 py-2 font-medium hover:bg-slate-100 " +
-  "disabled:opacity-60 " +
-  focusRing;
-const dangerButton =
-  "min-h-11 rounded-md bg-red-700 px-4 py-2 font-medium text-white hover:bg-red-800 disabled:opacity-60 " + focusRing;
 
 function when(iso: string | null, never = "never"): string {
   if (!iso) return never;
@@ -87,9 +81,9 @@ function CopyField({ label, value, multiline = false }: { label: string; value: 
             className={fieldClass}
           />
         )}
-        <button type="button" onClick={copy} className={`${secondaryButton} mt-1 shrink-0`}>
+        <Button size="large" onClick={copy} className="mt-1 shrink-0">
           Copy<span className="sr-only"> {label}</span>
-        </button>
+        </Button>
       </div>
       <p role="status" className="mt-1 min-h-5 text-sm text-emerald-800">
         {copied}
@@ -122,9 +116,9 @@ function NewKeyPanel({ created, onDone }: { created: NewKey; onDone: () => void 
         value={`curl -H "Authorization: Bearer ${created.key}" ${origin}/v1/pets`}
         multiline
       />
-      <button type="button" onClick={onDone} className={primaryButton}>
+      <Button variant="primary" size="large" onClick={onDone}>
         I have copied it
-      </button>
+      </Button>
     </section>
   );
 }
@@ -165,28 +159,21 @@ function CreateKeyForm({ onCreated }: { onCreated: (created: NewKey) => void }) 
       }}
     >
       <div className="grow">
-        <label htmlFor="key-name" className="block text-sm font-medium">
-          Name of the new key
-        </label>
-        <input
+        <TextField
           id="key-name"
+          label="Name of the new key"
+          hint="Who or what will use it, e.g. “shop website”: up to 100 characters."
+          errors={errors}
           ref={input}
           name="name"
           value={name}
           onChange={(event) => setName(event.target.value)}
-          aria-invalid={errors ? true : undefined}
-          aria-describedby={describedBy("key-name-hint", errors && "key-name-error")}
           autoComplete="off"
-          className={inputClass(Boolean(errors))}
         />
-        <p id="key-name-hint" className="mt-1 text-sm text-slate-600">
-          Who or what will use it, e.g. “shop website”: up to 100 characters.
-        </p>
-        <FieldMessage id="key-name-error" messages={errors} />
       </div>
-      <button type="submit" disabled={mutation.isPending} className={`${primaryButton} sm:mt-6`}>
+      <Button type="submit" variant="primary" size="large" disabled={mutation.isPending} className="sm:mt-6">
         {mutation.isPending ? "Creating…" : "Create key"}
-      </button>
+      </Button>
     </form>
   );
 }
@@ -245,66 +232,11 @@ function KeyItem({ apiKey, onRevoke }: { apiKey: KeyView; onRevoke: (key: KeyVie
             The admin app uses this key to reach the API for you; no one holds its secret, so it is not revoked here.
           </p>
         ) : (
-          <button type="button" onClick={() => onRevoke(apiKey)} className={`${secondaryButton} mt-3`}>
+          <Button size="large" onClick={() => onRevoke(apiKey)} className="mt-3">
             Revoke<span className="sr-only"> “{apiKey.name}”</span>
-          </button>
+          </Button>
         ))}
     </li>
-  );
-}
-
-/** The confirmation before a revocation, a modal dialog naming the key. */
-function RevokeDialog({
-  apiKey,
-  pending,
-  onConfirm,
-  onCancel,
-  onClosed,
-}: {
-  apiKey: KeyView | undefined;
-  pending: boolean;
-  onConfirm: () => void;
-  onCancel: () => void;
-  onClosed: () => void;
-}) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (apiKey && !element.open) element.showModal();
-    if (!apiKey && element.open) element.close();
-  }, [apiKey]);
-  return (
-    <dialog
-      ref={dialog}
-      aria-labelledby="revoke-title"
-      aria-describedby="revoke-consequence"
-      onCancel={onCancel}
-      onClose={onClosed}
-      className={
-        "m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg p-5 shadow-xl backdrop:bg-slate-900/50 " +
-        "dark:backdrop:bg-black/70"
-      }
-    >
-      {apiKey && (
-        <>
-          <h2 id="revoke-title" className="text-lg font-semibold wrap-anywhere">
-            Revoke “{apiKey.name}” ({apiKey.prefix}…)?
-          </h2>
-          <p id="revoke-consequence" className="mt-2 text-slate-700">
-            Programs using it stop working at once. This cannot be undone.
-          </p>
-          <div className="mt-4 flex flex-wrap justify-end gap-3">
-            <button type="button" onClick={onCancel} className={secondaryButton}>
-              Cancel
-            </button>
-            <button type="button" onClick={onConfirm} disabled={pending} className={dangerButton}>
-              {pending ? "Revoking…" : "Revoke key"}
-            </button>
-          </div>
-        </>
-      )}
-    </dialog>
   );
 }
 
@@ -369,9 +301,7 @@ export function ApiKeys({ getPetSunset }: { getPetSunset: string }) {
         {keys.isPending ? (
           <p className="text-slate-700">Loading keys…</p>
         ) : keys.isError ? (
-          <p role="alert" className="text-red-700">
-            The keys could not be loaded: {problem(keys.error)}
-          </p>
+          <Alert>The keys could not be loaded: {problem(keys.error)}</Alert>
         ) : list.length === 0 ? (
           <p className="text-slate-700">No keys yet.</p>
         ) : (
@@ -383,12 +313,19 @@ export function ApiKeys({ getPetSunset }: { getPetSunset: string }) {
         )}
       </section>
 
-      <RevokeDialog
-        apiKey={revoking}
+      <ConfirmDialog
+        open={revoking !== undefined}
+        idPrefix="revoke"
+        size="large"
+        title={revoking ? `Revoke “${revoking.name}” (${revoking.prefix}…)?` : ""}
+        description="Programs using it stop working at once. This cannot be undone."
+        confirmLabel="Revoke key"
+        pendingLabel="Revoking…"
         pending={revocation.isPending}
         onConfirm={() => revoking && revocation.mutate(revoking.id)}
         onCancel={() => setRevoking(undefined)}
-        onClosed={() => {
+        onClose={() => {
+          setRevoking(undefined);
           const id = focusAfterClose.current;
           focusAfterClose.current = undefined;
           if (id !== undefined) document.getElementById(keyHeadingId(id))?.focus();

@@ -1,10 +1,6 @@
 import Link from "next/link";
-import { focusRing } from "@/components/admin/form-fields";
+import { buttonClass } from "@/components/ui/button";
 import { exportQuery, type CatalogueView } from "@/lib/client/catalogue-view";
-
-const linkStyle =
-  "inline-flex min-h-11 items-center rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium " +
-  "hover:bg-slate-100";
 
 /**
  * The catalogue's file actions: "Export CSV" downloads every pet of the view on screen (its status, search and
@@ -16,12 +12,12 @@ export function CatalogueFiles({ view }: { view: CatalogueView }) {
       <a
         href={`/admin/api/pets/export?${exportQuery(view)}`}
         download
-        className={`${linkStyle} ${focusRing}`}
+        className={buttonClass()}
         data-testid="export-csv"
       >
         Export CSV
       </a>
-      <Link href="/admin/import" className={`${linkStyle} ${focusRing}`}>
+      <Link href="/admin/import" className={buttonClass()}>
         Import CSV
       </Link>
     </div>

@@ -2,7 +2,10 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState } from "react";
-import { describedBy, FieldMessage, focusRing, inputClass, RequestId } from "@/components/admin/form-fields";
+import { RequestId } from "@/components/admin/form-fields";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { TextField } from "@/components/ui/field";
 import { categoryRenameSchema, unnamedCategoryLabel, type Category } from "@/lib/categories/schema";
 import { AdminRequestError } from "@/lib/client/admin-api";
 import {
@@ -20,11 +23,6 @@ import { fieldErrors } from "@/lib/http/validation";
 // unnamed id, each in a small form validated by the server's own schema; a refusal (a name taken, in any case) is
 // shown beside the input, which keeps the focus. After a rename the focus returns to the row's button, and a
 // polite status says what changed.
-
-const button =
-  "inline-flex min-h-11 items-center justify-center rounded-md border px-3 py-2 text-sm font-medium " + focusRing;
-const plainButton = `${button} border-slate-300 bg-white text-slate-900 hover:bg-slate-100`;
-const primaryButton = `${button} border-indigo-700 bg-indigo-700 text-white hover:bg-indigo-800 disabled:opacity-60`;
 
 /** The id of a row's Rename / Name button, to give the focus back to. */
 const actionId = (id: bigint) => `category-action-${id}`;
@@ -73,14 +71,14 @@ export function Categories({ isAdmin }: { isAdmin: boolean }) {
         </p>
         <div className="mt-2" aria-busy={query.isFetching}>
           {query.isError && !query.data ? (
-            <div role="alert" className="rounded-lg border border-red-300 bg-red-50 p-4 text-sm text-red-900">
+            <Alert>
               <p className="font-medium">The categories could not be loaded.</p>
               <p className="mt-1">{query.error.message}</p>
               {query.error instanceof AdminRequestError ? <RequestId id={query.error.requestId} /> : null}
-              <button type="button" onClick={() => void query.refetch()} className={`${plainButton} mt-3`}>
+              <Button onClick={() => void query.refetch()} className="mt-3">
                 Try again
-              </button>
-            </div>
+              </Button>
+            </Alert>
           ) : !query.data ? (
             <p role="status" className="rounded-lg border border-slate-200 bg-white p-4 text-sm text-slate-600">
               Loading categories…
@@ -178,15 +176,13 @@ function CategoryTable({
                 {isAdmin ? (
                   <td className="px-3 py-2 text-right">
                     {editing === row.id ? null : (
-                      <button
+                      <Button
                         id={actionId(row.id)}
-                        type="button"
                         onClick={() => onEdit(row.id)}
                         aria-label={row.name === null ? `Name ${label}` : `Rename ${label}`}
-                        className={plainButton}
                       >
                         {row.name === null ? "Name" : "Rename"}
-                      </button>
+                      </Button>
                     )}
                   </td>
                 ) : null}
@@ -250,7 +246,6 @@ function NameForm({
   onDone: (message: string) => void;
 }) {
   const inputId = `category-name-${row.id}`;
-  const errorId = `${inputId}-error`;
   const label = row.name ?? unnamedCategoryLabel(row.id);
   const { name, setName, problem, input, mutation, onSubmit } = useNameForm(
     row.name ?? "",
@@ -265,11 +260,10 @@ function NameForm({
 
   return (
     <form noValidate onSubmit={onSubmit} className="space-y-2" aria-label={`Name for ${label}`}>
-      <label htmlFor={inputId} className="block text-sm font-medium">
-        {row.name === null ? `Name for id ${row.id}` : `New name for “${row.name}”`}
-      </label>
-      <input
+      <TextField
         id={inputId}
+        label={row.name === null ? `Name for id ${row.id}` : `New name for “${row.name}”`}
+        errors={problem ? [problem.message] : undefined}
         ref={input}
         // Moving the focus into the form that just opened is what the button pressed asked for.
         // eslint-disable-next-line jsx-a11y/no-autofocus
@@ -282,20 +276,14 @@ function NameForm({
             onCancel();
           }
         }}
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={describedBy(problem && errorId)}
         autoComplete="off"
-        className={inputClass(Boolean(problem))}
       />
-      <FieldMessage id={errorId} messages={problem ? [problem.message] : undefined} />
       {problem?.requestId ? <RequestId id={problem.requestId} className="text-slate-600" /> : null}
       <div className="flex flex-wrap gap-2">
-        <button type="submit" disabled={mutation.isPending} className={primaryButton}>
+        <Button type="submit" variant="primary" disabled={mutation.isPending}>
           {mutation.isPending ? "Saving…" : "Save"}
-        </button>
-        <button type="button" onClick={onCancel} className={plainButton}>
-          Cancel
-        </button>
+        </Button>
+        <Button onClick={onCancel}>Cancel</Button>
       </div>
     </form>
   );
@@ -323,28 +311,21 @@ function AddCategoryForm({ onAdded }: { onAdded: (category: Category) => void })
       </h2>
       <form noValidate onSubmit={onSubmit} className="mt-3 space-y-3">
         <div>
-          <label htmlFor="category-name" className="block text-sm font-medium">
-            Name
-          </label>
-          <input
+          <TextField
             id="category-name"
+            label="Name"
+            hint="1 to 100 characters; no two categories share a name, whatever its case."
+            errors={problem ? [problem.message] : undefined}
             ref={input}
             value={name}
             onChange={(event) => setName(event.target.value)}
-            aria-invalid={problem ? true : undefined}
-            aria-describedby={describedBy("category-name-hint", problem && "category-name-error")}
             autoComplete="off"
-            className={inputClass(Boolean(problem))}
           />
-          <p id="category-name-hint" className="mt-1 text-xs text-slate-600">
-            1 to 100 characters; no two categories share a name, whatever its case.
-          </p>
-          <FieldMessage id="category-name-error" messages={problem ? [problem.message] : undefined} />
           {problem?.requestId ? <RequestId id={problem.requestId} className="text-slate-600" /> : null}
         </div>
-        <button type="submit" disabled={mutation.isPending} className={`${primaryButton} w-full`}>
+        <Button type="submit" variant="primary" disabled={mutation.isPending} className="w-full">
           {mutation.isPending ? "Adding…" : "Add category"}
-        </button>
+        </Button>
       </form>
     </section>
   );

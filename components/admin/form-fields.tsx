@@ -1,32 +1,13 @@
 import type { Ref } from "react";
+import { Alert } from "@/components/ui/alert";
+import { describedBy, FieldMessage, inputClass, TextField } from "@/components/ui/field";
+import { focusRing } from "@/components/ui/focus-ring";
 import { unnamedCategoryLabel } from "@/lib/categories/schema";
 import { useCategories } from "@/lib/client/categories-api";
 
-// The pieces of the admin app's forms that look and behave the same everywhere: the focus ring, an input's
-// border (red while it has an error), and a pet's name input and category select with their messages.
-
-export const focusRing = "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600";
-
-export function inputClass(invalid: boolean): string {
-  return (
-    `mt-1 block min-h-11 w-full rounded-md border bg-white px-3 py-2 ${focusRing} ` +
-    (invalid ? "border-red-600" : "border-slate-300")
-  );
-}
-
-/** An input's aria-describedby: its hint, then its error message while it has one. */
-export function describedBy(...ids: (string | false | undefined)[]): string | undefined {
-  return ids.filter(Boolean).join(" ") || undefined;
-}
-
-export function FieldMessage({ id, messages }: { id: string; messages?: string[] }) {
-  if (!messages) return null;
-  return (
-    <p id={id} className="mt-1 text-sm text-red-700">
-      {messages.join("; ")}
-    </p>
-  );
-}
+// The pieces of the admin app's forms that only it has: a pet's name input and category select with their
+// messages, a form's problems and a failed request's id. The generic parts (a labelled field, an alert, buttons)
+// are in components/ui/.
 
 type PetField = "name" | "categoryId";
 
@@ -66,23 +47,17 @@ export function NameAndCategoryFields({
       : undefined;
   return (
     <>
-      <div>
-        <label htmlFor={`${prefix}pet-name`} className="block text-sm font-medium">
-          Name
-        </label>
-        <input
-          id={`${prefix}pet-name`}
-          ref={nameRef}
-          name="name"
-          value={values.name}
-          onChange={(event) => onChange("name", event.target.value)}
-          aria-invalid={nameErrors ? true : undefined}
-          aria-describedby={describedBy(nameErrors && nameErrorId)}
-          autoComplete="off"
-          className={inputClass(Boolean(nameErrors))}
-        />
-        <FieldMessage id={nameErrorId} messages={nameErrors} />
-      </div>
+      <TextField
+        id={`${prefix}pet-name`}
+        label="Name"
+        errors={nameErrors}
+        errorId={nameErrorId}
+        ref={nameRef}
+        name="name"
+        value={values.name}
+        onChange={(event) => onChange("name", event.target.value)}
+        autoComplete="off"
+      />
       <div>
         <label htmlFor={`${prefix}pet-category`} className="block text-sm font-medium">
           Category
@@ -155,11 +130,11 @@ export function FormProblems({
 function FormAlert({ id, messages }: { id: string; messages?: string[] }) {
   if (!messages) return null;
   return (
-    <div id={id} role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
+    <Alert id={id}>
       {messages.map((message) => (
         <p key={message}>{message}</p>
       ))}
-    </div>
+    </Alert>
   );
 }
 

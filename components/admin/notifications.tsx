@@ -2,7 +2,8 @@
 
 import Link from "next/link";
 import { createContext, useCallback, useContext, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
-import { focusRing, RequestId } from "@/components/admin/form-fields";
+import { RequestId } from "@/components/admin/form-fields";
+import { focusRing } from "@/components/ui/focus-ring";
 
 // The admin app's one place for what just happened: "Added “Rex” with id 12." with a link to the pet, a change
 // saved, a deletion with its Undo, a failure with its request id. Successes sit in a polite live region (role

@@ -2,7 +2,9 @@
 
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { RecordTime } from "@/components/admin/activity-record";
-import { focusRing, RequestId } from "@/components/admin/form-fields";
+import { RequestId } from "@/components/admin/form-fields";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
 import { fetchPetHistory, petHistoryKey } from "@/lib/client/activity-api";
 import { AdminRequestError } from "@/lib/client/admin-api";
 
@@ -24,10 +26,10 @@ export function PetHistory({ id }: { id: string }) {
         History
       </h3>
       {query.isError ? (
-        <div role="alert" className="mt-2 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
+        <Alert className="mt-2">
           <p>The history could not be loaded: {query.error.message}</p>
           {query.error instanceof AdminRequestError ? <RequestId id={query.error.requestId} /> : null}
-        </div>
+        </Alert>
       ) : query.isPending ? (
         <p className="mt-2 text-sm text-slate-600">Loading its history…</p>
       ) : records.length === 0 ? (
@@ -45,17 +47,13 @@ export function PetHistory({ id }: { id: string }) {
         </ol>
       )}
       {query.hasNextPage ? (
-        <button
-          type="button"
+        <Button
           aria-disabled={query.isFetchingNextPage}
           onClick={() => !query.isFetchingNextPage && void query.fetchNextPage()}
-          className={
-            "mt-2 inline-flex min-h-11 items-center justify-center rounded-md border border-slate-300 bg-white " +
-            `px-3 py-2 text-sm font-medium hover:bg-slate-100 ${focusRing}`
-          }
+          className="mt-2"
         >
           {query.isFetchingNextPage ? "Loading…" : "Show older changes"}
-        </button>
+        </Button>
       ) : null}
     </section>
   );

@@ -2,7 +2,7 @@
 
 import { useEffect, useState } from "react";
 import { useNavigate } from "@/components/admin/catalogue-navigation";
-import { focusRing } from "@/components/admin/form-fields";
+import { inputClass } from "@/components/ui/field";
 import { readView, typedSearch, viewHref, viewQuery, type CatalogueView } from "@/lib/client/catalogue-view";
 import { SEARCH_MAX_LENGTH } from "@/lib/pets/schema";
 
@@ -64,7 +64,7 @@ export function SearchBox({ view }: { view: CatalogueView }) {
         maxLength={SEARCH_MAX_LENGTH}
         autoComplete="off"
         spellCheck={false}
-        className={`mt-1 block min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 py-2 ${focusRing}`}
+        className={inputClass(false)}
       />
     </form>
   );

@@ -2,6 +2,8 @@
 
 import { createContext, useContext, useEffect, useEffectEvent, useLayoutEffect, useRef } from "react";
 import { claimDrafts, saveDraft, takeDraft, takeSignedInAgain } from "@/lib/client/drafts";
+import { Button, buttonClass } from "@/components/ui/button";
+import { Modal } from "@/components/ui/dialog";
 import { SESSION_ENDED } from "@/lib/pets/staff-messages";
 
 // When an admin request answers 401 (the session ended: expired, signed out elsewhere, account disabled), the
@@ -81,27 +83,16 @@ export function signInAgainHref(): string {
 
 /** The modal that says the session ended; open while `signInHref` is set, closed by its button or Escape. */
 export function SessionEndedDialog({ signInHref, onClose }: { signInHref: string | undefined; onClose: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const link = useRef<HTMLAnchorElement>(null);
-  const open = signInHref !== undefined;
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (open && !element.open) {
-      element.showModal();
-      link.current?.focus();
-    } else if (!open && element.open) element.close();
-  }, [open]);
   return (
-    <dialog
-      ref={dialog}
+    <Modal
+      open={signInHref !== undefined}
       onClose={onClose}
-      aria-labelledby="session-ended-title"
-      aria-describedby="session-ended-text"
-      data-testid="session-ended"
-      className={
-        "m-auto w-[calc(100%-2rem)] max-w-sm rounded-lg bg-white p-5 text-slate-900 shadow-xl backdrop:bg-slate-900/50"
-      }
+      titleId="session-ended-title"
+      descriptionId="session-ended-text"
+      initialFocus={link}
+      size="small"
+      testId="session-ended"
     >
       <h2 id="session-ended-title" className="text-lg font-semibold">
         Session ended
@@ -110,31 +101,12 @@ export function SessionEndedDialog({ signInHref, onClose }: { signInHref: string
         {SESSION_ENDED}
       </p>
       <div className="mt-4 flex flex-wrap justify-end gap-2">
-        <button
-          type="button"
-          onClick={() => dialog.current?.close()}
-          className={
-            "inline-flex min-h-11 items-center rounded-md border border-slate-300 bg-white px-3 py-2 text-sm " +
-            "font-medium hover:bg-slate-100 focus-visible:outline-2 focus-visible:outline-offset-2 " +
-            "focus-visible:outline-indigo-600"
-          }
-        >
-          Stay on this page
-        </button>
+        <Button onClick={onClose}>Stay on this page</Button>
         {/* A full navigation, not a client one: no page or data of the ended session stays in memory. */}
-        <a
-          ref={link}
-          href={signInHref ?? "/sign-in"}
-
-          className={
-            "inline-flex min-h-11 items-center rounded-md bg-indigo-700 px-3 py-2 text-sm font-medium text-white " +
-            "hover:bg-indigo-800 focus-visible:outline-2 focus-visible:outline-offset-2 " +
-            "focus-visible:outline-indigo-600"
-          }
-        >
+        <a ref={link} href={signInHref ?? "/sign-in"} className={buttonClass({ variant: "primary" })}>
           Sign in again
         </a>
       </div>
-    </dialog>
+    </Modal>
   );
 }

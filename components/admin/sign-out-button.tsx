@@ -2,6 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
+import { Button } from "@/components/ui/button";
 import { signOut } from "@/lib/client/admin-api";
 import { clearDrafts } from "@/lib/client/drafts";
 
@@ -16,8 +17,7 @@ export function SignOutButton() {
           {failed}
         </span>
       ) : null}
-      <button
-        type="button"
+      <Button
         disabled={pending}
         onClick={async () => {
           setPending(true);
@@ -34,13 +34,9 @@ export function SignOutButton() {
             setPending(false);
           }
         }}
-        className={
-          "min-h-11 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium hover:bg-slate-100 " +
-          "focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:opacity-60"
-        }
       >
         {pending ? "Signing out…" : "Sign out"}
-      </button>
+      </Button>
     </span>
   );
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import type { AuditContext } from "@/lib/audit/record";
 import { adminGuard, type SignedInCaller } from "@/lib/admin/guard";
+import type { StaffJson } from "@/lib/auth/staff-schema";
 import { type StaffChange, type StaffInfo, type StaffListing } from "@/lib/auth/staff";
 import { readJsonBody } from "@/lib/http/body";
 import { apiRoute, json, type HandlerContext, type ApiRoute } from "@/lib/http/api-route";
@@ -13,16 +14,8 @@ import { z } from "zod";
 // admin, from the client's address, with the request id), the account in the path, the JSON of an account,
 // and the answer to a change.
 
-export type StaffJson = {
-  id: number;
-  email: string;
-  role: StaffInfo["role"];
-  createdAt: string;
-  disabledAt: string | null;
-  failedSignIns: number;
-  /** Client addresses locked out of the account right now (only in the list). */
-  lockedAddresses?: number;
-};
+/** The JSON of an account: its schema is staffJsonSchema, which the Staff page reads answers with. */
+export type { StaffJson };
 
 export function staffJson(staff: StaffInfo | StaffListing): StaffJson {
   return {

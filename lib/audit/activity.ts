@@ -1,5 +1,6 @@
 import "server-only";
 import { z } from "zod";
+import type { ActivityRecord } from "@/lib/audit/activity-schema";
 import { AUDIT_ACTIONS, type AuditAction } from "@/lib/audit/record";
 import { db } from "@/lib/db/client";
 import { INT64_MAX } from "@/lib/http/int64";
@@ -54,18 +55,8 @@ export type ActivityQuery = z.output<typeof activityQuerySchema>;
 
 export type ActivityFilters = { actor?: string; action?: AuditAction; pet?: string };
 
-/** One record as the admin app and the export show it. Ids of pets are text: they are 64-bit. */
-export type ActivityRecord = {
-  id: string;
-  at: string;
-  actor: { type: string; id: number | null; label: string };
-  action: string;
-  target: { type: string; id: string | null; label: string | null };
-  details: unknown;
-  clientAddress: string | null;
-  requestId: string | null;
-  summary: string;
-};
+/** One record as the admin app and the export show it (its schema: lib/audit/activity-schema.ts). */
+export type { ActivityRecord };
 
 export type ActivityPage = { records: ActivityRecord[]; more: boolean };
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { smallIntegerSchema } from "@/lib/http/int64";
 
 // The rules for an API key's name, in one place: the key tool, the admin endpoint and the keys page's form
 // all validate with this schema, so they give the same answer and the same message.
@@ -31,16 +32,22 @@ export const keyIdSchema = z
   .refine((id) => id <= 2_147_483_647, "keyId must be a positive integer");
 
 /** A key as the admin app's endpoints show it (never its secret, but at its creation, in `key`). */
-export type KeyView = {
-  id: number;
-  name: string;
-  prefix: string;
-  purpose: "client" | "admin_app";
-  createdAt: string;
+export const keyViewSchema = z.object({
+  id: smallIntegerSchema,
+  name: z.string(),
+  prefix: z.string(),
+  purpose: z.enum(["client", "admin_app"]),
+  createdAt: z.string(),
   /** A staff member's email, "command line", "the app"; null for keys made before it was recorded. */
-  createdBy: string | null;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
+  createdBy: z.string().nullable(),
+  lastUsedAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
   /** getPet calls: over the last 30 UTC days, and the last one ever (written every few seconds). */
-  getPet: { last30Days: number; lastCallAt: string | null };
-};
+  getPet: z.object({ last30Days: smallIntegerSchema, lastCallAt: z.string().nullable() }),
+});
+export type KeyView = z.output<typeof keyViewSchema>;
+
+/** The answers of GET, POST and DELETE /admin/api/keys…: the list, the new key with its secret, a revocation. */
+export const keyListSchema = z.object({ keys: z.array(keyViewSchema) });
+export const newKeyAnswerSchema = keyViewSchema.extend({ key: z.string() });
+export const revokedKeySchema = z.object({ key: keyViewSchema, alreadyRevoked: z.boolean() });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { smallIntegerSchema } from "@/lib/http/int64";
 
 // The rules for staff accounts: the staff tool validates with these, sign-in reads its body with them, and the
 // Staff page's endpoints and forms validate with them (so the browser shows the server's own messages). Nothing
@@ -52,3 +53,16 @@ export const staffPasswordBodySchema = z.strictObject(
   { password: staffPasswordSchema },
   { error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "the body must be a JSON object") },
 );
+
+/** An account as the Staff page's endpoints answer it (lib/admin/staff-endpoints.ts writes it). */
+export const staffJsonSchema = z.object({
+  id: smallIntegerSchema,
+  email: z.string(),
+  role: staffRoleSchema,
+  createdAt: z.string(),
+  disabledAt: z.string().nullable(),
+  failedSignIns: smallIntegerSchema,
+  /** Client addresses locked out of the account right now (only in the list). */
+  lockedAddresses: smallIntegerSchema.optional(),
+});
+export type StaffJson = z.output<typeof staffJsonSchema>;

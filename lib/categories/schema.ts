@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { int64Schema } from "@/lib/http/int64";
+import { int64Schema, smallIntegerSchema } from "@/lib/http/int64";
 import { hasVisibleCharacter, NOT_ONLY_INVISIBLE, withoutFormatCharacters } from "@/lib/visible-text";
 
 // The category resource's one set of rules. GET /v1/categories documents and serialises with categorySchema, the
@@ -48,6 +48,17 @@ export const categorySchema = z
       "named ones.",
   });
 export type Category = z.output<typeof categorySchema>;
+
+/** A row of the Categories page: a named category, or an id pets carry without a name (name null), with its pets. */
+export const categoryListingSchema = z.object({
+  id: categorySchema.shape.id,
+  name: z.string().nullable(),
+  pets: smallIntegerSchema,
+});
+export type CategoryListing = z.output<typeof categoryListingSchema>;
+
+/** The answer of renaming a category: `renamed` is false when the name was already that. */
+export const categoryRenamedSchema = z.object({ category: categorySchema, renamed: z.boolean() });
 
 const strict = {
   error: (issue: { code: string }) =>

@@ -1,6 +1,12 @@
 import "server-only";
 import { recordAudit, type AuditContext } from "@/lib/audit/record";
-import { compareCategories, categoryNameKey, type Category, type NewCategory } from "@/lib/categories/schema";
+import {
+  compareCategories,
+  categoryNameKey,
+  type Category,
+  type CategoryListing,
+  type NewCategory,
+} from "@/lib/categories/schema";
 import { db, transaction, type Transaction } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { INT64_MAX } from "@/lib/http/int64";
@@ -32,7 +38,7 @@ export async function countPetsByCategory(tx: Transaction = db()): Promise<Categ
 }
 
 /** A row of the Categories page: a named category, or an id pets carry without a name (name null). */
-export type CategoryListing = { id: bigint; name: string | null; pets: number };
+export type { CategoryListing };
 
 /** The named categories by name, each with its pets, then the ids pets carry without a name, by id. */
 export async function listCategoriesWithCounts(tx: Transaction = db()): Promise<CategoryListing[]> {

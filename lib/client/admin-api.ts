@@ -1,10 +1,19 @@
-import type { FieldError } from "@/lib/http/errors";
+import { z } from "zod";
+import { errorAnswerSchema, type FieldError } from "@/lib/http/errors";
 import { parseJson, stringifyJson } from "@/lib/http/json";
-import type { NewPet, Pet, PetCounts, PetPatch } from "@/lib/pets/schema";
+import {
+  petCountsAnswerSchema,
+  petSchema,
+  type NewPet,
+  type Pet,
+  type PetCounts,
+  type PetPatch,
+} from "@/lib/pets/schema";
 
 // The browser's side of the admin endpoints. Bodies are /v1's own, with ids as JSON integers: they are
 // parsed with the same int64-exact parser the server uses (integers become bigint), so no id loses
-// digits. Every request carries a request id chosen here, so even a failure without an answer has one.
+// digits. Every request carries a request id chosen here, so even a failure without an answer has one. An answer
+// is read with its resource's zod schema: one that does not fit is a failure like a refused request.
 
 export class AdminRequestError extends Error {
   constructor(
@@ -46,18 +55,40 @@ export async function call(path: string, init: RequestInit = {}): Promise<{ body
   } catch {
     body = undefined;
   }
-  if (!response.ok) {
-    const error = (body ?? {}) as { code?: unknown; message?: unknown; errors?: unknown };
+  if (!response.ok) throw refusal(response, body, requestId);
+  return { body, headers: response.headers };
+}
+
+/** The AdminRequestError of a refused request, with what its Error body says when it has one. */
+export function refusal(response: Response, body: unknown, requestId = ""): AdminRequestError {
+  const error = errorAnswerSchema.safeParse(body).data ?? {};
+  return new AdminRequestError(
+    error.message ?? `The server answered ${response.status}.`,
+    response.status,
+    response.headers.get("x-request-id") ?? requestId,
+    error.code,
+    error.errors,
+    Number(response.headers.get("retry-after")) || undefined,
+  );
+}
+
+/** Calls an endpoint and reads its answer with `schema`. */
+export async function callFor<Schema extends z.ZodType>(
+  schema: Schema,
+  path: string,
+  init?: RequestInit,
+): Promise<{ body: z.output<Schema>; headers: Headers }> {
+  const { body, headers } = await call(path, init);
+  const result = schema.safeParse(body);
+  if (!result.success) {
     throw new AdminRequestError(
-      typeof error.message === "string" ? error.message : `The server answered ${response.status}.`,
-      response.status,
-      response.headers.get("x-request-id") ?? requestId,
-      typeof error.code === "string" ? error.code : undefined,
-      Array.isArray(error.errors) ? (error.errors as FieldError[]) : undefined,
-      Number(response.headers.get("retry-after")) || undefined,
+      "The server's answer could not be read; try again.",
+      200,
+      headers.get("x-request-id") ?? "",
+      "invalid_answer",
     );
   }
-  return { body, headers: response.headers };
+  return { body: result.data, headers };
 }
 
 /** A 401 `session_required`: the staff session ended (signed out elsewhere, expired, account disabled). */
@@ -69,32 +100,21 @@ export type PetPage = { pets: Pet[]; nextCursor?: string };
 
 /** One page of the catalogue; `query` is listPets' query string. */
 export async function fetchPetPage(query: string): Promise<PetPage> {
-  const { body, headers } = await call(`/admin/api/pets?${query}`);
-  return { pets: body as Pet[], nextCursor: headers.get("x-next-cursor") ?? undefined };
+  const { body, headers } = await callFor(z.array(petSchema), `/admin/api/pets?${query}`);
+  return { pets: body, nextCursor: headers.get("x-next-cursor") ?? undefined };
 }
 
 /** How many pets there are, by status, matching the search when `query` has one (countPets' query string). */
 export async function fetchPetCounts(query: string): Promise<PetCounts> {
-  const { body } = await call(`/admin/api/pets/counts${query ? `?${query}` : ""}`);
-  // The int64-exact parser reads the counts as bigint; they are far below 2^53.
-  const { total, byStatus, exact } = body as { total: bigint; byStatus: Record<string, bigint>; exact: boolean };
-  return {
-    total: Number(total),
-    byStatus: {
-      available: Number(byStatus.available),
-      pending: Number(byStatus.pending),
-      sold: Number(byStatus.sold),
-      none: Number(byStatus.none),
-    },
-    exact,
-  };
+  const { body } = await callFor(petCountsAnswerSchema, `/admin/api/pets/counts${query ? `?${query}` : ""}`);
+  return body;
 }
 
 /** A pet with the ETag of the state it was read in: what a change sends back as If-Match. */
 export type VersionedPet = { pet: Pet; etag: string };
 
-function versioned(body: unknown, headers: Headers): VersionedPet {
-  return { pet: body as Pet, etag: headers.get("etag") ?? "" };
+function versioned({ body, headers }: { body: Pet; headers: Headers }): VersionedPet {
+  return { pet: body, etag: headers.get("etag") ?? "" };
 }
 
 /**
@@ -102,12 +122,13 @@ function versioned(body: unknown, headers: Headers): VersionedPet {
  * same one), so the server makes the pet at most once.
  */
 export async function addPet(pet: NewPet, idempotencyKey: string): Promise<VersionedPet> {
-  const { body, headers } = await call("/admin/api/pets", {
-    method: "POST",
-    headers: { "Content-Type": "application/json", "Idempotency-Key": idempotencyKey },
-    body: stringifyJson(pet),
-  });
-  return versioned(body, headers);
+  return versioned(
+    await callFor(petSchema, "/admin/api/pets", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "Idempotency-Key": idempotencyKey },
+      body: stringifyJson(pet),
+    }),
+  );
 }
 
 /** A new Idempotency-Key; like the request id, from getRandomValues, which needs no secure context. */
@@ -117,8 +138,7 @@ export function newIdempotencyKey(): string {
 
 /** One pet and its ETag (read without the deprecated getPet, so the admin app outlives its sunset). */
 export async function fetchPet(id: bigint | string): Promise<VersionedPet> {
-  const { body, headers } = await call(`/admin/api/pets/${String(id)}`);
-  return versioned(body, headers);
+  return versioned(await callFor(petSchema, `/admin/api/pets/${String(id)}`));
 }
 
 /**
@@ -126,12 +146,13 @@ export async function fetchPet(id: bigint | string): Promise<VersionedPet> {
  * in that state: otherwise an AdminRequestError with status 412 and code `precondition_failed`.
  */
 export async function updatePet(id: bigint | string, patch: PetPatch, etag?: string): Promise<VersionedPet> {
-  const { body, headers } = await call(`/admin/api/pets/${String(id)}`, {
-    method: "PATCH",
-    headers: { "Content-Type": "application/merge-patch+json", ...(etag ? { "If-Match": etag } : {}) },
-    body: stringifyJson(patch),
-  });
-  return versioned(body, headers);
+  return versioned(
+    await callFor(petSchema, `/admin/api/pets/${String(id)}`, {
+      method: "PATCH",
+      headers: { "Content-Type": "application/merge-patch+json", ...(etag ? { "If-Match": etag } : {}) },
+      body: stringifyJson(patch),
+    }),
+  );
 }
 
 /** Deletes a pet; with `etag`, only if it is still in that state (else 412 `precondition_failed`). */
@@ -144,8 +165,7 @@ export async function deletePet(id: bigint | string, etag?: string): Promise<voi
  * `pet_exists` when it is back already, 409 `restore_too_late` after the minute.
  */
 export async function restorePet(id: bigint | string): Promise<VersionedPet> {
-  const { body, headers } = await call(`/admin/api/pets/${String(id)}/restore`, { method: "POST" });
-  return versioned(body, headers);
+  return versioned(await callFor(petSchema, `/admin/api/pets/${String(id)}/restore`, { method: "POST" }));
 }
 
 export async function signIn(email: string, password: string): Promise<void> {

@@ -1,7 +1,14 @@
 import { useQuery } from "@tanstack/react-query";
-import { call } from "@/lib/client/admin-api";
+import { z } from "zod";
+import {
+  categoryListingSchema,
+  categoryRenamedSchema,
+  categorySchema,
+  type Category,
+  type CategoryListing,
+} from "@/lib/categories/schema";
+import { callFor } from "@/lib/client/admin-api";
 import { stringifyJson } from "@/lib/http/json";
-import type { Category } from "@/lib/categories/schema";
 
 // The browser's side of the category endpoints (app/admin/api/categories/…). The names are cached under one key,
 // CATEGORIES_KEY, which the catalogue, the pet forms and the Categories page share; the Categories page's counts
@@ -10,22 +17,15 @@ import type { Category } from "@/lib/categories/schema";
 export const CATEGORIES_KEY = ["categories"] as const;
 export const CATEGORY_COUNTS_KEY = [...CATEGORIES_KEY, "counts"] as const;
 
-/** A row of the Categories page: a named category, or an id pets carry without a name (name null). */
-export type CategoryListing = { id: bigint; name: string | null; pets: number };
+export type { CategoryListing };
 
 /** Every named category, sorted by name (ids are bigint: the int64-exact parser reads them). */
 export async function fetchCategories(): Promise<Category[]> {
-  const { body } = await call("/admin/api/categories");
-  return body as Category[];
+  return (await callFor(z.array(categorySchema), "/admin/api/categories")).body;
 }
 
 export async function fetchCategoryCounts(): Promise<CategoryListing[]> {
-  const { body } = await call("/admin/api/categories/counts");
-  return (body as { id: bigint; name: string | null; pets: bigint }[]).map((row) => ({
-    id: row.id,
-    name: row.name,
-    pets: Number(row.pets),
-  }));
+  return (await callFor(z.array(categoryListingSchema), "/admin/api/categories/counts")).body;
 }
 
 const sendJson = (method: string, body: unknown): RequestInit => ({
@@ -36,13 +36,12 @@ const sendJson = (method: string, body: unknown): RequestInit => ({
 
 /** Adds a category (admins): `id` names an id pets already carry; without it the next free id is taken. */
 export async function addCategory(input: { name: string; id?: bigint }): Promise<Category> {
-  const { body } = await call("/admin/api/categories", sendJson("POST", input));
-  return body as Category;
+  return (await callFor(categorySchema, "/admin/api/categories", sendJson("POST", input))).body;
 }
 
 export async function renameCategory(id: bigint, name: string): Promise<{ category: Category; renamed: boolean }> {
-  const { body } = await call(`/admin/api/categories/${String(id)}`, sendJson("PATCH", { name }));
-  return body as { category: Category; renamed: boolean };
+  return (await callFor(categoryRenamedSchema, `/admin/api/categories/${String(id)}`, sendJson("PATCH", { name })))
+    .body;
 }
 
 /** The named categories, and their names by id (as text), for showing and picking a category. */

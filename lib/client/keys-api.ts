@@ -1,43 +1,30 @@
-import type { KeyView } from "@/lib/auth/api-key-schema";
-import { call } from "@/lib/client/admin-api";
+import { keyListSchema, newKeyAnswerSchema, revokedKeySchema, type KeyView } from "@/lib/auth/api-key-schema";
+import { callFor } from "@/lib/client/admin-api";
 
-// The browser's side of the API keys endpoints (admins only). The JSON parser makes integers bigint
-// (lib/client/admin-api.ts); a key's id and counts are small, so they become numbers again here.
+// The browser's side of the API keys endpoints (admins only), read with the keys' schemas
+// (lib/auth/api-key-schema.ts); a key's id and counts arrive as bigint and are made numbers there.
 
 export type NewKey = KeyView & { key: string };
 export type Revoked = { key: KeyView; alreadyRevoked: boolean };
-
-type Raw = Omit<KeyView, "id" | "getPet"> & {
-  id: number | bigint;
-  getPet: { last30Days: number | bigint; lastCallAt: string | null };
-};
-
-function toView(raw: Raw): KeyView {
-  return { ...raw, id: Number(raw.id), getPet: { ...raw.getPet, last30Days: Number(raw.getPet.last30Days) } };
-}
 
 export const keysQueryKey = ["admin", "keys"] as const;
 
 /** Every key, oldest first, with its getPet calls. */
 export async function fetchKeys(): Promise<KeyView[]> {
-  const { body } = await call("/admin/api/keys");
-  return (body as { keys: Raw[] }).keys.map(toView);
+  return (await callFor(keyListSchema, "/admin/api/keys")).body.keys;
 }
 
 /** Creates a key; the answer holds the key itself, this once. */
 export async function createKey(name: string): Promise<NewKey> {
-  const { body } = await call("/admin/api/keys", {
+  const { body } = await callFor(newKeyAnswerSchema, "/admin/api/keys", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ name }),
   });
-  const created = body as Raw & { key: string };
-  return { ...toView(created), key: created.key };
+  return body;
 }
 
 /** Revokes a key; `alreadyRevoked` when someone did it first (nothing changed then). */
 export async function revokeKey(id: number): Promise<Revoked> {
-  const { body } = await call(`/admin/api/keys/${id}`, { method: "DELETE" });
-  const answer = body as { key: Raw; alreadyRevoked: boolean };
-  return { key: toView(answer.key), alreadyRevoked: answer.alreadyRevoked };
+  return (await callFor(revokedKeySchema, `/admin/api/keys/${id}`, { method: "DELETE" })).body;
 }

@@ -1,31 +1,23 @@
-import type { StaffJson } from "@/lib/admin/staff-endpoints";
-import { call } from "@/lib/client/admin-api";
+import { z } from "zod";
+import { callFor } from "@/lib/client/admin-api";
 import { stringifyJson } from "@/lib/http/json";
-import type { NewStaff } from "@/lib/auth/staff-schema";
+import { staffJsonSchema, type NewStaff, type StaffJson } from "@/lib/auth/staff-schema";
 
 // The browser's side of the Staff page's endpoints (app/admin/api/staff/…), for admins. A refusal throws the
 // AdminRequestError of lib/client/admin-api.ts, with the server's message and the request id.
 
 export type StaffRole = "staff" | "admin";
 
-/** An account as the Staff page shows it (the int64-exact parser gives integers as bigint: numbers here). */
-export type StaffAccount = Omit<StaffJson, "id" | "failedSignIns" | "lockedAddresses"> & {
-  id: number;
-  failedSignIns: number;
-  lockedAddresses: number;
-};
+/** An account as the Staff page shows it: read with the endpoints' schema, locked out of no address if not said. */
+export type StaffAccount = StaffJson & { lockedAddresses: number };
 
-function account(body: unknown): StaffAccount {
-  const raw = body as Record<keyof StaffJson, unknown>;
-  return {
-    id: Number(raw.id),
-    email: String(raw.email),
-    role: raw.role === "admin" ? "admin" : "staff",
-    createdAt: String(raw.createdAt),
-    disabledAt: typeof raw.disabledAt === "string" ? raw.disabledAt : null,
-    failedSignIns: Number(raw.failedSignIns ?? 0),
-    lockedAddresses: Number(raw.lockedAddresses ?? 0),
-  };
+const staffAccountSchema = staffJsonSchema.transform((json): StaffAccount => ({
+  ...json,
+  lockedAddresses: json.lockedAddresses ?? 0,
+}));
+
+async function account(path: string, init: RequestInit): Promise<StaffAccount> {
+  return (await callFor(staffAccountSchema, path, init)).body;
 }
 
 const sendJson = (method: string, body: unknown): RequestInit => ({
@@ -37,25 +29,24 @@ const sendJson = (method: string, body: unknown): RequestInit => ({
 export const STAFF_QUERY_KEY = ["staff"] as const;
 
 export async function fetchStaff(): Promise<StaffAccount[]> {
-  const { body } = await call("/admin/api/staff");
-  return (body as unknown[]).map(account);
+  return (await callFor(z.array(staffAccountSchema), "/admin/api/staff")).body;
 }
 
 export async function createStaffAccount(newStaff: NewStaff): Promise<StaffAccount> {
-  return account((await call("/admin/api/staff", sendJson("POST", newStaff))).body);
+  return account("/admin/api/staff", sendJson("POST", newStaff));
 }
 
 export async function setStaffRole(id: number, role: StaffRole): Promise<StaffAccount> {
-  return account((await call(`/admin/api/staff/${id}/role`, sendJson("PUT", { role }))).body);
+  return account(`/admin/api/staff/${id}/role`, sendJson("PUT", { role }));
 }
 
 export async function resetStaffPassword(id: number, password: string): Promise<StaffAccount> {
-  return account((await call(`/admin/api/staff/${id}/password`, sendJson("PUT", { password }))).body);
+  return account(`/admin/api/staff/${id}/password`, sendJson("PUT", { password }));
 }
 
 /** disable, enable or unlock: a change with no body. */
 export async function changeStaffState(id: number, change: "disable" | "enable" | "unlock"): Promise<StaffAccount> {
-  return account((await call(`/admin/api/staff/${id}/${change}`, { method: "POST" })).body);
+  return account(`/admin/api/staff/${id}/${change}`, { method: "POST" });
 }
 
 /**

@@ -29,3 +29,12 @@ export const errorBodySchema = z
       }),
   })
   .meta({ id: "Error", description: "Every error response has this body; status repeats the HTTP status." });
+
+/**
+ * An Error body as a client reads it (the admin app's browser code): every member may be missing, and the code is
+ * any text, since the admin endpoints answer with codes /v1 does not have.
+ */
+export const errorAnswerSchema = errorBodySchema
+  .pick({ message: true, errors: true })
+  .partial()
+  .extend({ code: z.string().optional() });

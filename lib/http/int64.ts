@@ -23,3 +23,12 @@ export function int64Schema(label: string) {
     )
     .meta({ type: "integer", format: "int64" });
 }
+
+/**
+ * A count or a small id in an answer, as a number. The browser reads answers with the int64-exact parser, which
+ * gives every integer as a bigint: those far below 2^53 are made numbers again here.
+ */
+export const smallIntegerSchema = z.preprocess(
+  (value) => (typeof value === "bigint" && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value),
+  z.number().int(),
+);

@@ -2,6 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { AuditContext } from "@/lib/audit/record";
+import type { ImportReport, RowProblem } from "@/lib/pets/import-schema";
 import { categoryNameKey } from "@/lib/categories/schema";
 import { listCategories } from "@/lib/categories/store";
 import { candidate } from "@/lib/client/pet-form";
@@ -106,7 +107,7 @@ function columnsOf(header: string[]): Columns {
   return columns;
 }
 
-export type RowProblem = { line: number; column: string; message: string };
+export type { RowProblem };
 
 type CheckedRow = { line: number; fields: string[]; pet?: NewPet; problems: RowProblem[] };
 
@@ -184,31 +185,8 @@ async function checkFile(bytes: Uint8Array): Promise<CheckedFile> {
   return { sha256, separator: table.separator, header: table.header, columns, rows };
 }
 
-/** What a dry run or an apply answers. */
-export type ImportReport = {
-  /** The id to apply this file with; an earlier import's when this file was applied before. */
-  importId: string;
-  sha256: string;
-  separator: "," | ";";
-  /** Rows of pets read (the header and empty rows not counted). */
-  rows: number;
-  /** Rows that pass the add form's checks. */
-  valid: number;
-  /** Rows with at least one problem: they are never imported. */
-  invalid: number;
-  /** Each problem of each invalid row, in file order: the first IMPORT_REPORT_MAX_ERRORS of them. */
-  errors: RowProblem[];
-  /** The problems past those listed in `errors`. */
-  errorsNotListed: number;
-  /** Columns that are not imported: unknown ones, reported rather than dropped unnoticed. */
-  unknownColumns: string[];
-  /** Columns deliberately not imported: `id` (new pets get new ids), `error` (of a bad-rows download). */
-  ignoredColumns: string[];
-  /** Valid rows an earlier apply of this file already created. */
-  alreadyImported: number;
-  /** Valid rows an apply would create now (dry run), or created (apply). */
-  toCreate: number;
-};
+/** What a dry run or an apply answers (its schema: lib/pets/import-schema.ts). */
+export type { ImportReport };
 
 type DoneLines = { importId: string; lines: Set<number> };
 

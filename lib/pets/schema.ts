@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { INT64_MAX, int64Schema } from "@/lib/http/int64";
+import { INT64_MAX, int64Schema, smallIntegerSchema } from "@/lib/http/int64";
 import { hasVisibleCharacter, NOT_ONLY_INVISIBLE } from "@/lib/visible-text";
 
 // The pet resource's one set of rules. The /v1 handlers validate with these, the admin form validates
@@ -193,6 +193,18 @@ export const petCountsSchema = z
   })
   .meta({ id: "PetCounts", description: "How many pets there are, by status." });
 export type PetCounts = z.infer<typeof petCountsSchema>;
+
+/** countPets' answer as a client reads it with the int64-exact parser (the counts arrive as bigint). */
+export const petCountsAnswerSchema = z.object({
+  total: smallIntegerSchema,
+  byStatus: z.object({
+    available: smallIntegerSchema,
+    pending: smallIntegerSchema,
+    sold: smallIntegerSchema,
+    none: smallIntegerSchema,
+  }),
+  exact: z.boolean(),
+}) satisfies z.ZodType<PetCounts, unknown>;
 
 export const petIdSchema = z
   .string()

@@ -1,0 +1,155 @@
+"use client";
+
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useEffectEvent, useState, type RefObject } from "react";
+import { useNavigate } from "@/components/admin/catalogue-navigation";
+import { useNotifications } from "@/components/admin/notifications";
+import { isConflict, isGone, usePetChange, type PetChange } from "@/components/admin/use-pet-change";
+import { AdminRequestError, fetchPet, isSessionEnded } from "@/lib/client/admin-api";
+import { petFromPages, petQueryKey } from "@/lib/client/pet-cache";
+import type { Pet, PetStatus } from "@/lib/pets/schema";
+import { staffErrorMessage } from "@/lib/pets/staff-messages";
+
+// One pet's panel's data: the pet and the ETag it was read in, the change being sent (with that ETag as If-Match,
+// so a colleague's change made meanwhile is told as a conflict, never overwritten), and what the panel says of
+// the last change: done, refused, or in conflict.
+
+export type PanelProblem =
+  { kind: "conflict"; change: PetChange } | { kind: "error"; message: string; requestId?: string } | undefined;
+
+export type RunOptions = {
+  /** Handles a refusal itself (true), e.g. a form putting errors[] beside its inputs. */
+  onRefused?: (error: Error) => boolean;
+  onSaved?: () => void;
+  onSettled?: () => void;
+};
+
+export type PetPanelEvents = {
+  /** The pet is not there (deleted, here or elsewhere): the catalogue says so and closes the panel. */
+  onGone: (message: string, requestId?: string) => void;
+  /** A deletion is about to be sent. */
+  onDeleting: () => void;
+  /** The server deleted it: the catalogue says so (with an Undo) and closes the panel. */
+  onDeleted: (pet: Pet) => void;
+};
+
+export function inStaffWords(error: Error): string {
+  return error instanceof AdminRequestError ? staffErrorMessage(error) : error.message;
+}
+
+function statusDone(status: PetStatus | null | undefined): string {
+  return status ? `status set to ${status}.` : "status removed.";
+}
+
+function failure(change: PetChange): string {
+  if (change.kind === "status") return "The status could not be changed";
+  if (change.kind === "details") return "The changes could not be saved";
+  return "The pet could not be deleted";
+}
+
+function usePet(id: string) {
+  const client = useQueryClient();
+  return useQuery({
+    queryKey: petQueryKey(id),
+    queryFn: () => fetchPet(id),
+    // What the catalogue already shows, at once; the pet's own read brings the ETag that changes need.
+    placeholderData: () => {
+      const pet = petFromPages(client, id);
+      return pet ? { pet, etag: "" } : undefined;
+    },
+    // Not read again just because the tab regains focus: the panel keeps the state it showed (and its ETag), so a
+    // colleague's change made meanwhile is told as a conflict when staff act on it, rather than slipping in
+    // unnoticed under the cursor just before a click that would then overwrite it.
+    refetchOnWindowFocus: false,
+  });
+}
+
+export function usePetPanel(
+  id: string,
+  { onGone, onDeleting, onDeleted }: PetPanelEvents,
+  heading: RefObject<HTMLHeadingElement | null>,
+) {
+  const { notify } = useNotifications();
+  const query = usePet(id);
+  const mutation = usePetChange(id);
+  const [problem, setProblem] = useState<PanelProblem>();
+  const [done, setDone] = useState("");
+  // Changed to start the edit form afresh, from the pet's current values.
+  const [editRound, setEditRound] = useState(0);
+
+  const pet = query.data?.pet;
+  const busy = !query.data || query.isPlaceholderData || mutation.isPending;
+  const title = pet ? `${pet.name} (#${id})` : `Pet #${id}`;
+
+  const reportMissing = useEffectEvent((requestId: string) =>
+    onGone(`Pet #${id} is not in the catalogue: it may have been deleted.`, requestId),
+  );
+  useEffect(() => {
+    if (isGone(query.error)) reportMissing(query.error.requestId);
+  }, [query.error]);
+
+  const refused = (change: PetChange, error: Error, options: RunOptions) => {
+    if (isSessionEnded(error)) return; // the session-ended dialog says so; the edit form's values stay
+    if (isConflict(error)) setProblem({ kind: "conflict", change });
+    else if (isGone(error))
+      onGone(`${title} is no longer in the catalogue: someone deleted it meanwhile.`, error.requestId);
+    else if (!options.onRefused?.(error)) {
+      const requestId = error instanceof AdminRequestError ? error.requestId : undefined;
+      setProblem({ kind: "error", message: `${failure(change)}: ${inStaffWords(error)}`, requestId });
+    }
+  };
+
+  function run(change: PetChange, options: RunOptions = {}) {
+    const etag = query.data?.etag;
+    if (busy || !etag || !pet) return;
+    const before = pet;
+    setProblem(undefined);
+    setDone("");
+    if (change.kind === "delete") onDeleting();
+    mutation.mutate(
+      { change, etag },
+      {
+        onSuccess: (result) => {
+          if (change.kind === "delete") return onDeleted(before);
+          options.onSaved?.();
+          const saved = change.kind === "details" ? "changes saved." : statusDone(change.patch.status);
+          notify({ kind: "success", key: `pet-${id}`, message: `${(result?.pet ?? before).name} (#${id}): ${saved}` });
+        },
+        onError: (error) => refused(change, error, options),
+        onSettled: options.onSettled,
+      },
+    );
+  }
+
+  function resolve(apply: boolean) {
+    if (problem?.kind !== "conflict") return;
+    if (apply) run(problem.change);
+    else {
+      setProblem(undefined);
+      setEditRound((round) => round + 1);
+      setDone("Kept the current values.");
+    }
+    heading.current?.focus(); // the buttons pressed are gone
+  }
+
+  const deleting = mutation.isPending && mutation.variables.change.kind === "delete";
+  return { query, pet, busy, title, problem, done, setDone, editRound, deleting, run, resolve };
+}
+
+/**
+ * Escape closes the panel, as its Close link does; not from a text input (a draft would be lost) or while a
+ * dialog of the panel is open (Escape closes the dialog).
+ */
+export function useCloseOnEscape(panel: RefObject<HTMLElement | null>, closeHref: string, dialogOpen: boolean) {
+  const navigate = useNavigate();
+  const closeOnEscape = useEffectEvent((event: KeyboardEvent) => {
+    const target = event.target instanceof Element ? event.target : null;
+    if (event.key !== "Escape" || event.defaultPrevented || dialogOpen) return;
+    if (!target || !panel.current?.contains(target) || target.closest("input, select, textarea")) return;
+    navigate(closeHref);
+  });
+  useEffect(() => {
+    document.addEventListener("keydown", closeOnEscape);
+    return () => document.removeEventListener("keydown", closeOnEscape);
+  }, []);
+}
