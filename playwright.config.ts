@@ -2,8 +2,8 @@ import fs from "node:fs";
 import { defineConfig } from "@playwright/test";
 
 // The browser tests: Debian's Chromium (Playwright cannot download its own here), against the
-// production build served by server.ts on a fresh SQLite database (e2e/global-setup.ts). `npm test`
-// builds first and runs this; see scripts/test.ts.
+// production build served by server.ts on a fresh SQLite database, one server for each worker (e2e/support.ts).
+// `npm test` builds first and runs this; see scripts/test.ts.
 
 export const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 export const chromiumAvailable = fs.existsSync(CHROMIUM);
@@ -15,9 +15,9 @@ export default defineConfig({
   testDir: "e2e",
   outputDir: "test-results",
   globalSetup: "./e2e/global-setup.ts",
-  globalTeardown: "./e2e/global-teardown.ts",
-  // One server and one database for the run; the specs change the catalogue, so they run one at a time.
-  workers: 1,
+  // Two workers, each with its own server and database (the specs change the catalogue); a worker runs one spec file
+  // at a time, in order. PLAYWRIGHT_WORKERS overrides.
+  workers: Number(process.env.PLAYWRIGHT_WORKERS) || 2,
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
   timeout: 30_000,

@@ -1,18 +1,21 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test as base, type Locator, type Page } from "@playwright/test";
 import { CHROMIUM, chromiumAvailable } from "../playwright.config";
-import { E2E_STAFF } from "./staff-account";
+import { createKey, createStaff, createTestDatabase, startServer } from "../scripts/harness/servers";
+import { E2E_ADMIN, E2E_STAFF } from "./staff-account";
 
-// What the specs share: the staff account global-setup.ts creates, the server's address, signing in, axe.
+// What the specs share: each Playwright worker's own server and database, the staff accounts, signing in, axe.
 
 export { E2E_STAFF };
 
-/** The admin app's API key: the server's ADMIN_API_KEY (global-setup.ts). */
+/** The admin app's API key: the worker's server's ADMIN_API_KEY. */
 export function adminApiKey(): string {
   return process.env.E2E_ADMIN_API_KEY!;
 }
 
-export const test = base.extend<{ requireChromium: void }>({
+type AppServer = { baseUrl: string };
+
+export const test = base.extend<{ requireChromium: void }, { appServer: AppServer }>({
   // Runs before every other fixture, so without Chromium no browser is launched: the test is skipped
   // (global-setup.ts has said so loudly; in CI the config fails instead).
   requireChromium: [
@@ -22,7 +25,30 @@ export const test = base.extend<{ requireChromium: void }>({
     },
     { auto: true },
   ],
-  baseURL: async ({}, use) => use(process.env.E2E_BASE_URL),
+  // Each worker's own production server (server.ts, as `npm start` runs it) on 127.0.0.1, a free port and a fresh
+  // SQLite file, with the demo catalogue and two accounts made by the staff tool: a staff member and an admin. The
+  // specs change the catalogue, so the workers share nothing; a worker runs its spec files one at a time. The admin
+  // app runs with ADMIN_API_KEY, the one secret of its own it can hold, which the specs watch for in everything the
+  // browser receives (and use to call /v1 themselves). The server is stopped by its pid when the worker ends.
+  appServer: [
+    async ({}, use) => {
+      const database = await createTestDatabase("sqlite");
+      await createStaff(database.url, E2E_STAFF.email, E2E_STAFF.password);
+      await createStaff(database.url, E2E_ADMIN.email, E2E_ADMIN.password, "admin");
+      const key = await createKey(database.url, "e2e admin app");
+      const server = await startServer("custom", database.url, { DEMO_SEED: "on", ADMIN_API_KEY: key });
+      process.env.E2E_ADMIN_API_KEY = key;
+      process.env.E2E_BASE_URL = server.baseUrl;
+      try {
+        await use({ baseUrl: server.baseUrl });
+      } finally {
+        await server.stop();
+        await database.drop();
+      }
+    },
+    { scope: "worker", timeout: 120_000 },
+  ],
+  baseURL: async ({ appServer }, use) => use(appServer.baseUrl),
 });
 
 export { expect };

@@ -7,11 +7,14 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { runJobs, tapCounts, testFiles, timingTable, type Job } from "./harness/jobs.ts";
 import { copyWorkingTree, installNode24, NODE24_VERSION, npmUnder, type Counts } from "./harness/node24.ts";
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 const node = process.execPath;
 const started = performance.now();
+/** Test jobs at a time (TEST_JOBS overrides): measured on 2 cores, see docs/performance.md. */
+const DEFAULT_JOBS = 3;
 
 function seconds(since: number): string {
   const total = Math.round((performance.now() - since) / 1000);
@@ -27,62 +30,71 @@ function run(title: string, args: string[], extraEnv: Record<string, string> = {
 }
 
 /** The whole suite on this Node, in the current folder. */
-function suite(): Counts {
+async function suite(): Promise<Counts> {
   console.log(`\n■ Node ${process.version} (${node}): checks, build, tests`);
-  const checks = [
-    run("format check (prettier --check .)", ["node_modules/prettier/bin/prettier.cjs", "--check", "."]),
-    run("lint (eslint --max-warnings=0 .)", ["node_modules/eslint/bin/eslint.js", "--max-warnings=0", "."]),
-  ];
+  // The static checks do not depend on the Node that runs them: the second pass skips them (TEST_CHECKS=off).
+  const checks =
+    process.env.TEST_CHECKS === "off"
+      ? []
+      : [
+          run("format check (prettier --check .)", ["node_modules/prettier/bin/prettier.cjs", "--check", "."]),
+          run("lint (eslint --max-warnings=0 .)", ["node_modules/eslint/bin/eslint.js", "--max-warnings=0", "."]),
+        ];
   const failedChecks = checks.filter((status) => status !== 0).length;
   const buildFailed = { node: process.version, passed: 0, failed: failedChecks + 1, skipped: 0 };
 
   if (run("next build", ["node_modules/next/dist/bin/next", "build"]) !== 0) return buildFailed;
   if (run("compile the server and the tools (dist/)", ["scripts/build-server.mjs"]) !== 0) return buildFailed;
 
-  // node:test: a readable report on the terminal and TAP in a file, read back for the totals.
-  const tap = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-tap-")), "report.tap");
-  const files = fs
-    .readdirSync("tests")
-    .filter((name) => name.endsWith(".test.ts"))
-    .map((name) => path.join("tests", name));
-  // Two files at a time: most of their time is spent waiting on servers they start (timeouts, restarts), and
-  // each has its own databases, ports and folders; on two cores this takes two thirds of the time one at a time did.
-  const apiStatus = run("unit and API tests", [
-    "--import",
-    "tsx",
-    "--conditions=react-server",
-    "--test",
-    "--test-concurrency=2",
-    "--test-reporter=spec",
-    "--test-reporter-destination=stdout",
-    "--test-reporter=tap",
-    `--test-reporter-destination=${tap}`,
-    ...files,
-  ]);
-  const report = fs.existsSync(tap) ? fs.readFileSync(tap, "utf8") : "";
-  const count = (what: string) => Number(new RegExp(`^# ${what} (\\d+)$`, "m").exec(report)?.[1] ?? 0);
-  let passed = count("pass");
-  let failed = failedChecks + count("fail") + (apiStatus !== 0 && count("fail") === 0 ? 1 : 0);
-  let skipped = count("skipped");
-
-  // Playwright writes its totals as JSON beside its usual report.
-  const e2e = fs.existsSync("e2e") && fs.readdirSync("e2e").some((name) => name.endsWith(".spec.ts"));
-  if (e2e) {
-    const results = path.join(path.dirname(tap), "playwright.json");
-    const status = run("browser tests (Playwright, Chromium)", ["node_modules/@playwright/test/cli.js", "test"], {
-      PLAYWRIGHT_JSON_OUTPUT_NAME: results,
+  // The node:test files and the Playwright run as jobs, TEST_JOBS at a time (scripts/harness/jobs.ts): most of a
+  // file's time is spent waiting on the servers it starts (timeouts, restarts) and on the browser, so three at a
+  // time on two cores finish sooner than two, with each job's own databases, ports and folders.
+  const reports = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-reports-"));
+  const jobs: Job[] = testFiles("tests").map((file) => {
+    const tap = path.join(reports, `${path.basename(file)}.tap`);
+    return {
+      title: file,
+      args: [
+        "--import",
+        "tsx",
+        "--conditions=react-server",
+        "--test",
+        "--test-reporter=spec",
+        "--test-reporter-destination=stdout",
+        "--test-reporter=tap",
+        `--test-reporter-destination=${tap}`,
+        file,
+      ],
+      counts: (status) => tapCounts(tap, status),
+    };
+  });
+  if (fs.existsSync("e2e") && fs.readdirSync("e2e").some((name) => name.endsWith(".spec.ts"))) {
+    // Playwright writes its totals as JSON beside its usual report. The longest job: it starts first.
+    const results = path.join(reports, "playwright.json");
+    jobs.unshift({
+      title: "browser tests (Playwright, Chromium)",
+      args: ["node_modules/@playwright/test/cli.js", "test"],
+      env: { PLAYWRIGHT_JSON_OUTPUT_NAME: results },
+      counts: (status) => {
+        type Stats = { expected: number; unexpected: number; flaky: number; skipped: number };
+        const stats = fs.existsSync(results)
+          ? (JSON.parse(fs.readFileSync(results, "utf8")) as { stats: Stats }).stats
+          : undefined;
+        const failed = (stats?.unexpected ?? 0) + (status !== 0 && !stats?.unexpected ? 1 : 0);
+        return { passed: (stats?.expected ?? 0) + (stats?.flaky ?? 0), failed, skipped: stats?.skipped ?? 0 };
+      },
     });
-    type Stats = { expected: number; unexpected: number; flaky: number; skipped: number };
-    const stats = fs.existsSync(results)
-      ? (JSON.parse(fs.readFileSync(results, "utf8")) as { stats: Stats }).stats
-      : undefined;
-    passed += (stats?.expected ?? 0) + (stats?.flaky ?? 0);
-    failed += stats?.unexpected ?? (status === 0 ? 0 : 1);
-    skipped += stats?.skipped ?? 0;
-    if (status !== 0 && !stats?.unexpected) failed += 1;
   }
+  const slots = Number(process.env.TEST_JOBS) || DEFAULT_JOBS;
+  console.log(`\n▶ tests: ${jobs.length} jobs, ${slots} at a time`);
+  const since = performance.now();
+  const results = await runJobs(jobs, slots, env);
+  console.log(`\n◀ tests in ${seconds(since)}, each job's time:\n${timingTable(results)}`);
+  const passed = results.reduce((sum, result) => sum + result.passed, 0);
+  const failed = failedChecks + results.reduce((sum, result) => sum + result.failed, 0);
+  const skipped = results.reduce((sum, result) => sum + result.skipped, 0);
 
-  fs.rmSync(path.dirname(tap), { recursive: true, force: true });
+  fs.rmSync(reports, { recursive: true, force: true });
   return { node: process.version, passed, failed, skipped };
 }
 
@@ -122,7 +134,12 @@ async function node24Pass(): Promise<Counts & { note: string }> {
 
     console.log(`\n▶ npm test under Node ${NODE24_VERSION}, in ${copy}`);
     since = performance.now();
-    const status = await npmUnder(packageDir, copy, ["test"], { ...env, TEST_NODE24: "off", TEST_COUNTS_FILE: counts });
+    const status = await npmUnder(packageDir, copy, ["test"], {
+      ...env,
+      TEST_NODE24: "off",
+      TEST_CHECKS: "off",
+      TEST_COUNTS_FILE: counts,
+    });
     const tests = seconds(since);
     console.log(`◀ npm test under Node ${NODE24_VERSION}: ${status === 0 ? "ok" : "FAILED"} in ${tests}`);
     const note = `npm install ${install}, npm test ${tests}`;
@@ -145,7 +162,7 @@ if (!["on", "off", "only"].includes(mode)) {
 }
 
 const passes: (Counts & { note: string })[] = [];
-if (mode !== "only") passes.push({ ...suite(), note: seconds(started) });
+if (mode !== "only") passes.push({ ...(await suite()), note: seconds(started) });
 if (process.env.TEST_COUNTS_FILE && passes[0])
   fs.writeFileSync(process.env.TEST_COUNTS_FILE, JSON.stringify(passes[0]));
 if (mode !== "off") {

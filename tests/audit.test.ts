@@ -11,8 +11,7 @@ import { assertError, call, signInStaff, type Reply } from "@/scripts/harness/ht
 import {
   createKey,
   createStaff,
-  createTestDatabase,
-  runScript,
+  createMigratedDatabase,
   startServer,
   testProviders,
   type RunningServer,
@@ -257,8 +256,7 @@ for (const provider of providers) {
     };
 
     before(async () => {
-      database = await createTestDatabase(provider);
-      await runScript("db-migrate.ts", [], database.url);
+      database = await createMigratedDatabase(provider);
       key = await createKey(database.url, "shop");
       await createStaff(database.url, STAFF.email, STAFF.password, "staff");
       await createStaff(database.url, ADMIN.email, ADMIN.password, "admin");
@@ -851,11 +849,10 @@ for (const provider of providers) {
 
   describe(`a crash between a change and its record on ${provider}`, () => {
     test("SIGKILL among writers leaves every change with exactly its record", async () => {
-      const database = await createTestDatabase(provider);
+      const database = await createMigratedDatabase(provider);
       let server: RunningServer | undefined;
       const client = createDatabase(databaseConfig(database.url));
       try {
-        await runScript("db-migrate.ts", [], database.url);
         const key = await createKey(database.url, "crash");
         // Answers the server gave: each must have its record, with the answer's request id.
         const answered: { action: string; requestId: string; petId: bigint }[] = [];

@@ -14,8 +14,7 @@ import { assertError, call, signInStaff, type Reply } from "@/scripts/harness/ht
 import {
   createKey,
   createStaff,
-  createTestDatabase,
-  runScript,
+  createMigratedDatabase,
   startServer,
   testProviders,
   type RunningServer,
@@ -252,8 +251,7 @@ for (const provider of providers) {
     const petCount = async () => Number(await client.pet.count());
 
     before(async () => {
-      database = await createTestDatabase(provider);
-      await runScript("db-migrate.ts", [], database.url);
+      database = await createMigratedDatabase(provider);
       key = await createKey(database.url);
       await createStaff(database.url, STAFF.email, STAFF.password);
       client = createDatabase(databaseConfig(database.url));

@@ -3,9 +3,8 @@ import { after, before, describe, test } from "node:test";
 import fc from "fast-check";
 import {
   createKey,
-  createTestDatabase,
+  createMigratedDatabase,
   testProviders,
-  runScript,
   startServer,
   type RunningServer,
   type TestDatabase,
@@ -24,8 +23,7 @@ for (const provider of providers) {
     let key: string;
 
     before(async () => {
-      database = await createTestDatabase(provider);
-      await runScript("db-migrate.ts", [], database.url);
+      database = await createMigratedDatabase(provider);
       key = await createKey(database.url);
       // The quota is raised so the generated requests reach the handlers rather than the limiter.
       server = await startServer("custom", database.url, { RATE_LIMIT_REQUESTS: "1000000" });

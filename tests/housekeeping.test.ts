@@ -6,13 +6,7 @@ import { Prisma } from "@/lib/generated/sqlite/client";
 import { runHousekeeping } from "@/lib/housekeeping";
 import { IDEMPOTENCY_TTL_MS } from "@/lib/idempotency";
 import { oldestRateLimitWindowKept } from "@/lib/rate-limit";
-import {
-  createTestDatabase,
-  runScript,
-  startServer,
-  testProviders,
-  type TestDatabase,
-} from "@/scripts/harness/servers";
+import { createMigratedDatabase, startServer, testProviders, type TestDatabase } from "@/scripts/harness/servers";
 
 // Housekeeping on each database: a backlog far larger than one batch is deleted in one run, batch by
 // batch, and every row still needed survives; activity records go only past AUDIT_RETENTION_DAYS; the
@@ -50,8 +44,7 @@ for (const provider of providers) {
     let staffId: number;
 
     before(async () => {
-      database = await createTestDatabase(provider);
-      await runScript("db-migrate.ts", [], database.url);
+      database = await createMigratedDatabase(provider);
       client = createDatabase(databaseConfig(database.url));
       staffId = (
         await client.staff.create({

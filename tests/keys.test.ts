@@ -7,7 +7,7 @@ import { movableClock, type MovableClock } from "@/scripts/harness/clock";
 import {
   createKey,
   createStaff,
-  createTestDatabase,
+  createMigratedDatabase,
   listKeys,
   runScript,
   startServer,
@@ -138,8 +138,7 @@ for (const provider of providers) {
     };
 
     before(async () => {
-      database = await createTestDatabase(provider);
-      await runScript("db-migrate.ts", [], database.url);
+      database = await createMigratedDatabase(provider);
       await createStaff(database.url, ADMIN.email, ADMIN.password, "admin");
       await createStaff(database.url, STAFF.email, STAFF.password, "staff");
       adminId = Number((await rows(database, `SELECT id FROM staff WHERE email = '${ADMIN.email}'`))[0].id);
@@ -391,8 +390,7 @@ for (const provider of providers) {
     let servers: RunningServer[] = [];
 
     before(async () => {
-      database = await createTestDatabase(provider);
-      await runScript("db-migrate.ts", [], database.url);
+      database = await createMigratedDatabase(provider);
     });
 
     after(async () => {
@@ -428,8 +426,7 @@ for (const provider of providers) {
     let servers: RunningServer[] = [];
 
     before(async () => {
-      database = await createTestDatabase(provider);
-      await runScript("db-migrate.ts", [], database.url);
+      database = await createMigratedDatabase(provider);
     });
 
     after(async () => {
@@ -478,8 +475,7 @@ for (const provider of providers) {
     let petId: bigint;
 
     before(async () => {
-      database = await createTestDatabase(provider);
-      await runScript("db-migrate.ts", [], database.url);
+      database = await createMigratedDatabase(provider);
       await createStaff(database.url, STAFF.email, STAFF.password, "staff");
       key = await createKey(database.url, "late client");
       clock = movableClock();

@@ -7,8 +7,7 @@ import { assertError, call, signInStaff, type Reply } from "@/scripts/harness/ht
 import {
   createKey,
   createStaff,
-  createTestDatabase,
-  runScript,
+  createMigratedDatabase,
   startServer,
   testProviders,
   type RunningServer,
@@ -116,8 +115,7 @@ for (const provider of await testProviders()) {
     };
 
     before(async () => {
-      database = await createTestDatabase(provider);
-      await runScript("db-migrate.ts", [], database.url);
+      database = await createMigratedDatabase(provider);
       key = await createKey(database.url, "client");
       const adminKey = await createKey(database.url, "admin app"); // so no admin key file is written
       await createStaff(database.url, STAFF.email, STAFF.password);

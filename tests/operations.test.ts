@@ -8,8 +8,7 @@ import { after, before, describe, test } from "node:test";
 import { call } from "@/scripts/harness/http";
 import {
   createKey,
-  createTestDatabase,
-  runScript,
+  createMigratedDatabase,
   startServer,
   type RunningServer,
   type TestDatabase,
@@ -23,8 +22,7 @@ describe("operations", () => {
   let key: string;
 
   before(async () => {
-    database = await createTestDatabase("sqlite");
-    await runScript("db-migrate.ts", [], database.url);
+    database = await createMigratedDatabase("sqlite");
     key = await createKey(database.url);
     server = await startServer("custom", database.url, { CORS_ORIGINS: "https://shop.example, http://localhost:5173" });
   });
@@ -113,9 +111,8 @@ describe("operations", () => {
 
 describe("SIGTERM", () => {
   test("lets a request in flight finish, refuses new ones, and exits within 10 seconds", async () => {
-    const database = await createTestDatabase("sqlite");
+    const database = await createMigratedDatabase("sqlite");
     try {
-      await runScript("db-migrate.ts", [], database.url);
       const key = await createKey(database.url);
       const server = await startServer("custom", database.url);
       const url = new URL(server.baseUrl);
@@ -174,11 +171,10 @@ describe("SIGTERM", () => {
 
 describe("slow clients", () => {
   test("1,000 idle connections opened against the server do not stop normal requests", async (t) => {
-    const database = await createTestDatabase("sqlite");
+    const database = await createMigratedDatabase("sqlite");
     const held: net.Socket[] = [];
     let server: RunningServer | undefined;
     try {
-      await runScript("db-migrate.ts", [], database.url);
       const key = await createKey(database.url);
       server = await startServer("custom", database.url);
       const { baseUrl } = server;

@@ -8,7 +8,7 @@ import { assertError, call, signInStaff } from "@/scripts/harness/http";
 import {
   createKey,
   createStaff,
-  createTestDatabase,
+  createMigratedDatabase,
   runScript,
   startServer,
   testProviders,
@@ -81,8 +81,7 @@ for (const provider of providers) {
       });
 
     before(async () => {
-      database = await createTestDatabase(provider);
-      await runScript("db-migrate.ts", [], database.url);
+      database = await createMigratedDatabase(provider);
       key = await createKey(database.url);
       await createStaff(database.url, STAFF.email, STAFF.password);
       clock = movableClock();

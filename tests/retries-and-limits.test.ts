@@ -6,9 +6,9 @@ import { asReply, assertError, call, rawCall, signInStaff, type Reply } from "@/
 import {
   createKey,
   createStaff,
+  createMigratedDatabase,
   createTestDatabase,
   testProviders,
-  runScript,
   startServer,
   type RunningServer,
   type TestDatabase,
@@ -33,8 +33,7 @@ for (const provider of providers) {
       });
 
     before(async () => {
-      database = await createTestDatabase(provider);
-      await runScript("db-migrate.ts", [], database.url);
+      database = await createMigratedDatabase(provider);
       key = await createKey(database.url, "retrying client");
       otherKey = await createKey(database.url, "another client");
       await createStaff(database.url, "eve@animal-store.example", "eve's long password");
@@ -160,8 +159,7 @@ function serverWithQuota(quota: number) {
   let database: TestDatabase;
   let server: RunningServer;
   before(async () => {
-    database = await createTestDatabase("sqlite");
-    await runScript("db-migrate.ts", [], database.url);
+    database = await createMigratedDatabase("sqlite");
     server = await startServer("custom", database.url, {
       RATE_LIMIT_REQUESTS: String(quota),
       RATE_LIMIT_WINDOW_SECONDS: "3600",

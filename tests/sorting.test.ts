@@ -13,8 +13,7 @@ import { assertError, call, signInStaff, type Reply } from "@/scripts/harness/ht
 import {
   createKey,
   createStaff,
-  createTestDatabase,
-  runScript,
+  createMigratedDatabase,
   startServer,
   testProviders,
   type RunningServer,
@@ -130,8 +129,7 @@ for (const provider of providers) {
     };
 
     before(async () => {
-      database = await createTestDatabase(provider);
-      await runScript("db-migrate.ts", [], database.url);
+      database = await createMigratedDatabase(provider);
       key = await createKey(database.url);
       await createStaff(database.url, STAFF.email, STAFF.password);
       server = await startServer("custom", database.url, { ADMIN_API_KEY: key });
@@ -478,8 +476,7 @@ for (const provider of providers) {
     const PETS = 20_000;
 
     before(async () => {
-      database = await createTestDatabase(provider);
-      await runScript("db-migrate.ts", [], database.url);
+      database = await createMigratedDatabase(provider);
       const names = ["Bella", "Max", "luna", "Charlie", "Émile", "rex", "Zoë", "Coco"].map((name) => `('${name}')`);
       const statusOf = "CASE i % 4 WHEN 0 THEN 'pending' WHEN 1 THEN 'sold' WHEN 2 THEN 'available' END";
       if (provider === "sqlite") {

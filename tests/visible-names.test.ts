@@ -6,8 +6,8 @@ import { assertError, call, signInStaff, type Reply } from "@/scripts/harness/ht
 import {
   createKey,
   createStaff,
+  createMigratedDatabase,
   createTestDatabase,
-  runScript,
   startServer,
   testProviders,
   type RunningServer,
@@ -170,8 +170,7 @@ for (const provider of providers) {
     let server: RunningServer | undefined;
 
     before(async () => {
-      database = await createTestDatabase(provider);
-      await runScript("db-migrate.ts", [], database.url);
+      database = await createMigratedDatabase(provider);
       await createStaff(database.url, ADMIN.email, ADMIN.password, "admin");
       // As the previous version stored them: the key was the trimmed, NFKC-normalised, case-folded name.
       const rows: [number, string][] = [

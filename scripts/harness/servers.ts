@@ -1,10 +1,13 @@
 import assert from "node:assert/strict";
 import { execFile, execFileSync, spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
+import Database from "better-sqlite3";
+import { describe } from "node:test";
 import pg from "pg";
 
 // Real parts for the API tests: a fresh database (a SQLite file, or a new database on the local
@@ -60,7 +63,8 @@ export async function testProviders(): Promise<("sqlite" | "postgresql")[]> {
   return ["sqlite", ...((await postgresAvailable()) ? (["postgresql"] as const) : [])];
 }
 
-export async function createTestDatabase(provider: "sqlite" | "postgresql"): Promise<TestDatabase> {
+/** A fresh, empty database; on PostgreSQL, a copy of `template` when given. */
+export async function createTestDatabase(provider: "sqlite" | "postgresql", template?: string): Promise<TestDatabase> {
   if (provider === "sqlite") {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-test-"));
     return {
@@ -72,7 +76,7 @@ export async function createTestDatabase(provider: "sqlite" | "postgresql"): Pro
   const name = `animal_store_test_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
@@ -86,6 +90,92 @@ export async function createTestDatabase(provider: "sqlite" | "postgresql"): Pro
       await client.end();
     },
   };
+}
+
+/** A digest of a provider's checked-in migrations: the name of its template, which changes when they do. */
+function migrationsDigest(provider: TestDatabase["provider"]): string {
+  const dir = path.join(root, "prisma", provider, "migrations");
+  const hash = crypto.createHash("sha256");
+  for (const file of fs.readdirSync(dir, { recursive: true, encoding: "utf8" }).sort()) {
+    const full = path.join(dir, file);
+    if (fs.statSync(full).isFile()) hash.update(file).update("\0").update(fs.readFileSync(full)).update("\0");
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
+const templates = new Map<TestDatabase["provider"], Promise<string>>();
+
+/**
+ * A database migrated by the real migrator (`npm run db:migrate`) once per set of migrations, for every test
+ * process to copy: SQLite's file in the temporary folder, a PostgreSQL database made with CREATE DATABASE …
+ * TEMPLATE. It is kept (the digest names it) and reused by later runs; processes that make it at once each make
+ * their own and the first rename wins. Returns the SQLite file, or the PostgreSQL database's name.
+ */
+function template(provider: TestDatabase["provider"]): Promise<string> {
+  let made = templates.get(provider);
+  if (!made) {
+    made = makeTemplate(provider);
+    templates.set(provider, made);
+  }
+  return made;
+}
+
+async function makeTemplate(provider: TestDatabase["provider"]): Promise<string> {
+  const name = `animal_store_template_${migrationsDigest(provider)}`;
+  if (provider === "sqlite") {
+    const file = path.join(os.tmpdir(), `${name}.db`);
+    if (fs.existsSync(file)) return file;
+    const staging = await createTestDatabase("sqlite");
+    await runScript("db-migrate.ts", [], staging.url);
+    const staged = staging.url.replace(/^file:/, "");
+    const sqlite = new Database(staged);
+    sqlite.pragma("wal_checkpoint(TRUNCATE)"); // everything in the one file that is copied
+    sqlite.close();
+    fs.renameSync(staged, file); // atomic: a process that finds the file finds it whole
+    await staging.drop();
+    return file;
+  }
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const found = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (found.rowCount) return name;
+    const staging = await createTestDatabase("postgresql");
+    await runScript("db-migrate.ts", [], staging.url);
+    const stagingName = new URL(staging.url).pathname.slice(1);
+    try {
+      await admin.query(`ALTER DATABASE ${stagingName} RENAME TO ${name}`);
+    } catch (error) {
+      await staging.drop();
+      if (!String(error).includes("already exists")) throw error; // another process made it first
+    }
+    // Templates of migrations that are gone.
+    const stale = await admin.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE datname LIKE 'animal\\_store\\_template\\_%' AND datname <> $1",
+      [name],
+    );
+    for (const { datname } of stale.rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+    return name;
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * A fresh database with every migration applied, as `npm run db:migrate` leaves one: a copy of the template above,
+ * which costs a file copy or one CREATE DATABASE instead of the schema engine's run. A test of migrating itself
+ * takes `createTestDatabase`.
+ */
+export async function createMigratedDatabase(provider: TestDatabase["provider"]): Promise<TestDatabase> {
+  const source = await template(provider);
+  if (provider === "sqlite") {
+    const database = await createTestDatabase("sqlite");
+    const file = database.url.replace(/^file:/, "");
+    fs.copyFileSync(source, file);
+    fs.chmodSync(file, 0o600);
+    return database;
+  }
+  return createTestDatabase("postgresql", source);
 }
 
 /**
@@ -166,6 +256,11 @@ export async function freePort(): Promise<number> {
 }
 
 export type Entry = "custom" | "next";
+
+/** `describe` through the given entry; through the other, nothing: for what one entry's run covers for both. */
+export function onlyThrough(entry: Entry, wanted: Entry): (name: string, suite: () => void) => void {
+  return entry === wanted ? (name, suite) => void describe(name, suite) : () => {};
+}
 
 export type RunningServer = { baseUrl: string; logs: () => string; stop: () => Promise<void>; pid: number };
 

@@ -1,0 +1,89 @@
+// The test files of one pass as jobs run a few at a time: each node:test file is its own process, and the
+// Playwright run is one more job beside them. A job's output is held until it ends and then printed whole, so
+// that the log reads one file at a time however the jobs interleave; its time is printed with it.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+export type Job = {
+  title: string;
+  args: string[];
+  env?: Record<string, string>;
+  /** Reads the job's totals once it has ended (a TAP file, a JSON report). */
+  counts: (status: number) => { passed: number; failed: number; skipped: number };
+};
+
+export type JobResult = {
+  title: string;
+  status: number;
+  seconds: number;
+  passed: number;
+  failed: number;
+  skipped: number;
+};
+
+function runJob(job: Job, env: NodeJS.ProcessEnv): Promise<JobResult> {
+  const since = performance.now();
+  const child = spawn(process.execPath, job.args, {
+    env: { ...env, ...job.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output: Buffer[] = [];
+  child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
+  child.stderr.on("data", (chunk: Buffer) => output.push(chunk));
+  return new Promise((resolve) => {
+    child.on("close", (code, signal) => {
+      const status = code ?? (signal ? 1 : 0);
+      const seconds = (performance.now() - since) / 1000;
+      const counts = job.counts(status);
+      const verdict = status === 0 && counts.failed === 0 ? "ok" : "FAILED";
+      console.log(`\n▶ ${job.title}\n${Buffer.concat(output).toString("utf8").trimEnd()}`);
+      console.log(`◀ ${job.title}: ${verdict} in ${seconds.toFixed(1)} s`);
+      resolve({ title: job.title, status, seconds, ...counts });
+    });
+  });
+}
+
+/** Runs the jobs in the given order, `slots` at a time; resolves with each one's result, in that order. */
+export async function runJobs(jobs: Job[], slots: number, env: NodeJS.ProcessEnv): Promise<JobResult[]> {
+  const results: JobResult[] = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const index = next++;
+      results[index] = await runJob(jobs[index], env);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, slots) }, worker));
+  return results;
+}
+
+/** The totals of a node:test TAP report; a run that failed without a failing test counts one failure. */
+export function tapCounts(file: string, status: number): { passed: number; failed: number; skipped: number } {
+  const report = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
+  const count = (what: string) => Number(new RegExp(`^# ${what} (\\d+)$`, "m").exec(report)?.[1] ?? 0);
+  const failed = count("fail");
+  return { passed: count("pass"), failed: failed + (status !== 0 && failed === 0 ? 1 : 0), skipped: count("skipped") };
+}
+
+/** The node:test files, largest first: the longest jobs start first, so that none is left alone at the end. */
+export function testFiles(dir: string): string[] {
+  return fs
+    .readdirSync(dir)
+    .filter((name) => name.endsWith(".test.ts"))
+    .map((name) => path.join(dir, name))
+    .sort((a, b) => fs.statSync(b).size - fs.statSync(a).size || a.localeCompare(b));
+}
+
+/** One line a job, slowest first: where the time of a pass went. */
+export function timingTable(results: JobResult[]): string {
+  const width = Math.max(...results.map((result) => result.title.length));
+  return [...results]
+    .sort((a, b) => b.seconds - a.seconds)
+    .map(
+      (result) =>
+        `  ${result.title.padEnd(width)}  ${result.seconds.toFixed(1).padStart(6)} s  ` +
+        `${result.passed} passed${result.failed ? `, ${result.failed} FAILED` : ""}`,
+    )
+    .join("\n");
+}
