@@ -1,7 +1,7 @@
 // npm test — the static checks (Prettier's format check, ESLint), one production build shared by every suite, then
 // the unit and API tests (node:test, real HTTP against real SQLite and PostgreSQL), then the browser tests
 // (Playwright in Chromium). A failed check counts as a failure; the tests still run. All of it twice: on the Node
-// that runs this script, then under Node 24 LTS in a copy of the working tree (scripts/harness/second-node.ts).
+// that runs this script, then under Node 26 in a copy of the working tree (scripts/harness/second-node.ts).
 // TEST_SECOND_NODE=off runs the first pass alone, TEST_SECOND_NODE=only the second alone (TEST_NODE24, its old
 // name, still works).
 import { spawnSync } from "node:child_process";

@@ -1,7 +1,7 @@
-// The second pass of `npm test`: the whole suite again under a newer Node than the machines have (Node 24 LTS
+// The second pass of `npm test`: the whole suite again under a newer Node than the machines have (Node 26 LTS
 // today). It comes from the npm registry (the package node-<platform>-<arch> ships the binary and its headers),
 // installed once into the user's cache folder, outside the project. The pass runs in a copy of the working tree with
-// its own `npm install`: a native module (better-sqlite3) built for Node 20 cannot be loaded by Node 24, nor the
+// its own `npm install`: a native module (better-sqlite3) built for Node 20 cannot be loaded by Node 26, nor the
 // reverse.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -9,11 +9,10 @@ import os from "node:os";
 import path from "node:path";
 
 /**
- * The Node release of the second pass: the one place its version is named. 24.18.1, not the newest 24: from
- * 24.19.0 on (24.21.0 included), node::ObjectWrap's destructor removes a cleanup hook, and that aborts the process
- * ("Assertion failed: (env) != nullptr", nodejs/node#65446) when V8 garbage-collects a better-sqlite3 12 database.
+ * The Node release of the second pass: the one place its version is named. Node 26, not 24: from 24.19.0 on (24.21.0
+ * included) V8 collecting a better-sqlite3 12 database aborts the process (nodejs/node#65446); 26.12.1 does not.
  */
-export const SECOND_NODE_VERSION = "24.18.1";
+export const SECOND_NODE_VERSION = "26.12.1";
 
 export type Counts = { node: string; passed: number; failed: number; skipped: number };
 
