@@ -1,14 +1,21 @@
 // npm test — the static checks (Prettier's format check, ESLint), one production build shared by every suite, then
 // the unit and API tests (node:test, real HTTP against real SQLite and PostgreSQL), then the browser tests
 // (Playwright in Chromium). A failed check counts as a failure; the tests still run. All of it twice: on the Node
-// that runs this script, then under Node 24 LTS in a copy of the working tree (scripts/harness/node24.ts).
-// TEST_NODE24=off runs the first pass alone, TEST_NODE24=only the second alone.
+// that runs this script, then under Node 26 in a copy of the working tree (scripts/harness/second-node.ts).
+// TEST_SECOND_NODE=off runs the first pass alone, TEST_SECOND_NODE=only the second alone (TEST_NODE24, its old
+// name, still works).
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { runJobs, tapCounts, testFiles, timingTable, type Job } from "./harness/jobs.ts";
-import { copyWorkingTree, installNode24, NODE24_VERSION, npmUnder, type Counts } from "./harness/node24.ts";
+import {
+  copyWorkingTree,
+  installSecondNode,
+  npmUnder,
+  SECOND_NODE_VERSION,
+  type Counts,
+} from "./harness/second-node.ts";
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 const node = process.execPath;
@@ -99,49 +106,49 @@ async function suite(): Promise<Counts> {
 }
 
 /**
- * The whole suite again under Node 24, as CI would run it: a copy of the working tree, `npm install` there (which
- * builds better-sqlite3 for Node 24), then `npm test` with the second pass off. Its totals come back in a file.
- * Required where CI is set or TEST_NODE24=only asks for it: there, a Node 24 that cannot be had is a failure.
+ * The whole suite again under the second Node, as CI would run it: a copy of the working tree, `npm install` there
+ * (which builds better-sqlite3 for that Node), then `npm test` with the second pass off. Its totals come back in a
+ * file. Required where CI is set or TEST_SECOND_NODE=only asks for it: there, a Node that cannot be had is a failure.
  */
-async function node24Pass(): Promise<Counts & { note: string }> {
-  const required = Boolean(process.env.CI) || process.env.TEST_NODE24 === "only";
-  const failure = (note: string) => ({ node: `v${NODE24_VERSION}`, passed: 0, failed: 1, skipped: 0, note });
-  console.log(`\n■ Node ${NODE24_VERSION}: the same suite in a copy of the working tree`);
+async function secondNodePass(): Promise<Counts & { note: string }> {
+  const required = Boolean(process.env.CI) || mode === "only";
+  const failure = (note: string) => ({ node: `v${SECOND_NODE_VERSION}`, passed: 0, failed: 1, skipped: 0, note });
+  console.log(`\n■ Node ${SECOND_NODE_VERSION}: the same suite in a copy of the working tree`);
   let packageDir: string;
   try {
-    packageDir = installNode24();
+    packageDir = installSecondNode();
   } catch (error) {
     console.error(error);
-    if (required) return failure("Node 24 could not be installed");
+    if (required) return failure(`Node ${SECOND_NODE_VERSION} could not be installed`);
     console.warn(
-      "\n*** Node 24 could not be installed from the npm registry: the Node 24 pass is SKIPPED " +
+      `\n*** Node ${SECOND_NODE_VERSION} could not be installed from the npm registry: the second pass is SKIPPED ` +
         "(CI requires it). ***\n",
     );
-    return { node: `v${NODE24_VERSION}`, passed: 0, failed: 0, skipped: 0, note: "SKIPPED: no Node 24" };
+    return { node: `v${SECOND_NODE_VERSION}`, passed: 0, failed: 0, skipped: 0, note: "SKIPPED: not installed" };
   }
 
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-node24-"));
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-second-node-"));
   const copy = path.join(scratch, "project");
   const counts = path.join(scratch, "counts.json");
   try {
     copyWorkingTree(process.cwd(), copy);
-    console.log(`\n▶ npm install under Node ${NODE24_VERSION}, in ${copy}`);
+    console.log(`\n▶ npm install under Node ${SECOND_NODE_VERSION}, in ${copy}`);
     let since = performance.now();
     const installed = await npmUnder(packageDir, copy, ["install"], env);
     const install = seconds(since);
-    console.log(`◀ npm install under Node ${NODE24_VERSION}: ${installed === 0 ? "ok" : "FAILED"} in ${install}`);
+    console.log(`◀ npm install under Node ${SECOND_NODE_VERSION}: ${installed === 0 ? "ok" : "FAILED"} in ${install}`);
     if (installed !== 0) return failure(`npm install failed after ${install}`);
 
-    console.log(`\n▶ npm test under Node ${NODE24_VERSION}, in ${copy}`);
+    console.log(`\n▶ npm test under Node ${SECOND_NODE_VERSION}, in ${copy}`);
     since = performance.now();
     const status = await npmUnder(packageDir, copy, ["test"], {
       ...env,
-      TEST_NODE24: "off",
+      TEST_SECOND_NODE: "off",
       TEST_CHECKS: "off",
       TEST_COUNTS_FILE: counts,
     });
     const tests = seconds(since);
-    console.log(`◀ npm test under Node ${NODE24_VERSION}: ${status === 0 ? "ok" : "FAILED"} in ${tests}`);
+    console.log(`◀ npm test under Node ${SECOND_NODE_VERSION}: ${status === 0 ? "ok" : "FAILED"} in ${tests}`);
     const note = `npm install ${install}, npm test ${tests}`;
     if (!fs.existsSync(counts)) return failure(`no totals (exit status ${status}); ${note}`);
     const result = JSON.parse(fs.readFileSync(counts, "utf8")) as Counts;
@@ -155,9 +162,9 @@ async function node24Pass(): Promise<Counts & { note: string }> {
   }
 }
 
-const mode = process.env.TEST_NODE24 || "on";
+const mode = process.env.TEST_SECOND_NODE || process.env.TEST_NODE24 || "on";
 if (!["on", "off", "only"].includes(mode)) {
-  console.error(`TEST_NODE24 is on (the default), off or only, not "${mode}"`);
+  console.error(`TEST_SECOND_NODE (or TEST_NODE24) is on (the default), off or only, not "${mode}"`);
   process.exit(2);
 }
 
@@ -167,7 +174,7 @@ if (process.env.TEST_COUNTS_FILE && passes[0])
   fs.writeFileSync(process.env.TEST_COUNTS_FILE, JSON.stringify(passes[0]));
 if (mode !== "off") {
   const since = performance.now();
-  const pass = await node24Pass();
+  const pass = await secondNodePass();
   passes.push({ ...pass, note: `${seconds(since)} (${pass.note})` });
 }
 

@@ -1,18 +1,18 @@
-// The second pass of `npm test`: the whole suite again under Node 24 LTS, which the machines do not have. Node 24
-// comes from the npm registry (the package node-<platform>-<arch> ships the binary and its headers), installed once
-// into the user's cache folder, outside the project. The pass runs in a copy of the working tree with its own
-// `npm install`: a native module (better-sqlite3) built for Node 20 cannot be loaded by Node 24, nor the reverse.
+// The second pass of `npm test`: the whole suite again under a newer Node than the machines have (Node 26 LTS
+// today). It comes from the npm registry (the package node-<platform>-<arch> ships the binary and its headers),
+// installed once into the user's cache folder, outside the project. The pass runs in a copy of the working tree with
+// its own `npm install`: a native module (better-sqlite3) built for Node 20 cannot be loaded by Node 26, nor the
+// reverse.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
 /**
- * The Node 24 LTS release of the second pass: the one place its version is named. 24.18.1, not the newest 24: from
- * 24.19.0 on (24.21.0 included), node::ObjectWrap's destructor removes a cleanup hook, and that aborts the process
- * ("Assertion failed: (env) != nullptr", nodejs/node#65446) when V8 garbage-collects a better-sqlite3 12 database.
+ * The Node release of the second pass: the one place its version is named. Node 26, not 24: from 24.19.0 on (24.21.0
+ * included) V8 collecting a better-sqlite3 12 database aborts the process (nodejs/node#65446); 26.12.1 does not.
  */
-export const NODE24_VERSION = "24.18.1";
+export const SECOND_NODE_VERSION = "26.12.1";
 
 export type Counts = { node: string; passed: number; failed: number; skipped: number };
 
@@ -46,38 +46,39 @@ function versionOf(bin: string): string | undefined {
 }
 
 /**
- * Node 24 in `<cache>/animal-store-service/node-<version>/`, installed from the npm registry when missing. Returns
- * the package folder: `bin/node`, and `include/node` for node-gyp. Two runs installing at once each install into
- * their own staging folder; the first rename wins.
+ * The second Node in `<cache>/animal-store-service/node-<version>/`, installed from the npm registry when missing.
+ * Returns the package folder: `bin/node`, and `include/node` for node-gyp. Two runs installing at once each install
+ * into their own staging folder; the first rename wins.
  */
-export function installNode24(): string {
+export function installSecondNode(): string {
   const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
-  const toolDir = path.join(cache, "animal-store-service", `node-${NODE24_VERSION}`);
+  const toolDir = path.join(cache, "animal-store-service", `node-${SECOND_NODE_VERSION}`);
   const name = `node-${process.platform}-${process.arch}`;
   const packageDir = path.join(toolDir, "node_modules", name);
   const bin = path.join(packageDir, "bin", "node");
-  if (versionOf(bin) === `v${NODE24_VERSION}`) return packageDir;
+  const wanted = `v${SECOND_NODE_VERSION}`;
+  if (versionOf(bin) === wanted) return packageDir;
 
-  console.log(`\n▶ install Node ${NODE24_VERSION} (npm package ${name}) into ${toolDir}`);
+  console.log(`\n▶ install Node ${SECOND_NODE_VERSION} (npm package ${name}) into ${toolDir}`);
   const staging = `${toolDir}.partial-${process.pid}`;
   fs.rmSync(staging, { recursive: true, force: true });
   fs.mkdirSync(staging, { recursive: true });
   const args = ["install", "--prefix", staging, "--no-save", "--no-package-lock", "--no-audit", "--no-fund"];
-  const installed = spawnSync(process.execPath, [npmCli(), ...args, `${name}@${NODE24_VERSION}`], {
+  const installed = spawnSync(process.execPath, [npmCli(), ...args, `${name}@${SECOND_NODE_VERSION}`], {
     cwd: staging,
     stdio: "inherit",
     env: withoutParentNpm(process.env),
   });
   if (installed.status !== 0) {
     fs.rmSync(staging, { recursive: true, force: true });
-    throw new Error(`npm install ${name}@${NODE24_VERSION} failed`);
+    throw new Error(`npm install ${name}@${SECOND_NODE_VERSION} failed`);
   }
-  if (versionOf(bin) !== `v${NODE24_VERSION}`) fs.rmSync(toolDir, { recursive: true, force: true }); // a broken one
+  if (versionOf(bin) !== wanted) fs.rmSync(toolDir, { recursive: true, force: true }); // a broken one
   try {
     fs.renameSync(staging, toolDir);
   } catch (error) {
     fs.rmSync(staging, { recursive: true, force: true });
-    if (versionOf(bin) !== `v${NODE24_VERSION}`) throw error; // not another run's install that got there first
+    if (versionOf(bin) !== wanted) throw error; // not another run's install that got there first
   }
   return packageDir;
 }
