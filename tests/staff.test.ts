@@ -196,8 +196,15 @@ describe("sign-in and the lockout", () => {
 
   test("an email is refused twice and must be an address", async () => {
     await fresh();
-    await assert.rejects(createStaff(email.toUpperCase(), password), Refusal);
-    await assert.rejects(createStaff("not-an-email", password), Refusal);
+    // StaffError became Refusal (decision 012): the code says which refusal, as the class did.
+    await assert.rejects(
+      createStaff(email.toUpperCase(), password),
+      (error) => error instanceof Refusal && error.code === "staff_exists",
+    );
+    await assert.rejects(
+      createStaff("not-an-email", password),
+      (error) => error instanceof Refusal && error.code === "invalid_body",
+    );
   });
 });
 
