@@ -21,7 +21,7 @@ const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
 const node = process.execPath;
 const started = performance.now();
 /** Test jobs at a time (TEST_JOBS overrides): measured on 2 cores, see docs/performance.md. */
-const DEFAULT_JOBS = 3;
+const DEFAULT_JOBS = 2;
 
 function seconds(since: number): string {
   const total = Math.round((performance.now() - since) / 1000);
@@ -53,9 +53,9 @@ async function suite(): Promise<Counts> {
   if (run("next build", ["node_modules/next/dist/bin/next", "build"]) !== 0) return buildFailed;
   if (run("compile the server and the tools (dist/)", ["scripts/build-server.mjs"]) !== 0) return buildFailed;
 
-  // The node:test files and the Playwright run as jobs, TEST_JOBS at a time (scripts/harness/jobs.ts): most of a
-  // file's time is spent waiting on the servers it starts (timeouts, restarts) and on the browser, so three at a
-  // time on two cores finish sooner than two, with each job's own databases, ports and folders.
+  // The node:test files and the Playwright run as jobs, TEST_JOBS at a time (scripts/harness/jobs.ts), each with its
+  // own databases, ports and folders. Two by default: the suite is CPU-bound on two cores, and at three the
+  // timing-bound tests (SIGKILL among writers, reset-demo's one-minute window) failed (docs/performance.md).
   const reports = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-reports-"));
   const jobs: Job[] = testFiles("tests").map((file) => {
     const tap = path.join(reports, `${path.basename(file)}.tap`);

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import http from "node:http";
+import net from "node:net";
 import { parseJson } from "@/lib/http/json";
 
 export type Reply = { status: number; headers: Headers; text: string; body: any };
@@ -103,4 +104,50 @@ export async function signInStaff(baseUrl: string, email: string, password: stri
   });
   assert.equal(reply.status, 200, reply.text);
   return reply.headers.get("set-cookie")!.split(";")[0];
+}
+
+/**
+ * Sends a request's head announcing a body of `contentLength` bytes, then waits for the answer without sending the
+ * body: for a server that refuses from the head alone. (fetch cannot read such an answer on Node 26: the server
+ * closes the connection unread, and undici reports the failed write instead of the answer.)
+ */
+export function headOnlyCall(
+  baseUrl: string,
+  options: { method: string; path: string; headers: Record<string, string>; contentLength: number },
+): Promise<Reply> {
+  const url = new URL(baseUrl);
+  const head = [
+    `${options.method} ${options.path} HTTP/1.1`,
+    `Host: ${url.host}`,
+    `Content-Length: ${options.contentLength}`,
+    ...Object.entries(options.headers).map(([name, value]) => `${name}: ${value}`),
+    "",
+    "",
+  ].join("\r\n");
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: url.hostname, port: Number(url.port) }, () => socket.write(head));
+    const received: Buffer[] = [];
+    const timer = setTimeout(() => socket.destroy(new Error("no answer to the head in 10 s")), 10_000);
+    socket.on("data", (chunk: Buffer) => {
+      received.push(chunk);
+      // Parsed once the whole answer is in: its head and Content-Length bytes of body.
+      const text = Buffer.concat(received).toString("utf8");
+      const end = text.indexOf("\r\n\r\n");
+      const length = /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, end))?.[1];
+      if (end < 0 || length === undefined || Buffer.byteLength(text.slice(end + 4)) < Number(length)) return;
+      clearTimeout(timer);
+      socket.destroy();
+      const [statusLine, ...lines] = text.slice(0, end).split("\r\n");
+      const headers: http.IncomingHttpHeaders = {};
+      for (const line of lines) {
+        const colon = line.indexOf(":");
+        headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
+      }
+      resolve(asReply({ status: Number(statusLine.split(" ")[1]), headers, text: text.slice(end + 4) }));
+    });
+    socket.on("error", (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+  });
 }
