@@ -53,8 +53,8 @@ async function suite(): Promise<Counts> {
   if (run("next build", ["node_modules/next/dist/bin/next", "build"]) !== 0) return buildFailed;
   if (run("compile the server and the tools (dist/)", ["scripts/build-server.mjs"]) !== 0) return buildFailed;
 
-  // The node:test files and the Playwright run as jobs, TEST_JOBS at a time (scripts/harness/jobs.ts), each with its
-  // own databases, ports and folders. Two by default: the suite is CPU-bound on two cores, and at three the
+  // The node:test files as jobs, TEST_JOBS at a time (scripts/harness/jobs.ts), each with its own databases, ports
+  // and folders, then Playwright. Two by default: the suite is CPU-bound on two cores, and at three the
   // timing-bound tests (SIGKILL among writers, reset-demo's one-minute window) failed (docs/performance.md).
   const reports = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-reports-"));
   const jobs: Job[] = testFiles("tests").map((file) => {
@@ -75,10 +75,12 @@ async function suite(): Promise<Counts> {
       counts: (status) => tapCounts(tap, status),
     };
   });
+  const browser: Job[] = [];
   if (fs.existsSync("e2e") && fs.readdirSync("e2e").some((name) => name.endsWith(".spec.ts"))) {
-    // Playwright writes its totals as JSON beside its usual report. The longest job: it starts first.
+    // Playwright writes its totals as JSON beside its usual report. It runs alone, after the node:test files: its
+    // sign-ins and page loads time out when two node:test files load the two cores beside it (docs/performance.md).
     const results = path.join(reports, "playwright.json");
-    jobs.unshift({
+    browser.push({
       title: "browser tests (Playwright, Chromium)",
       args: ["node_modules/@playwright/test/cli.js", "test"],
       env: { PLAYWRIGHT_JSON_OUTPUT_NAME: results },
@@ -93,9 +95,9 @@ async function suite(): Promise<Counts> {
     });
   }
   const slots = Number(process.env.TEST_JOBS) || DEFAULT_JOBS;
-  console.log(`\n▶ tests: ${jobs.length} jobs, ${slots} at a time`);
+  console.log(`\n▶ tests: ${jobs.length} node:test files, ${slots} at a time, then the browser tests`);
   const since = performance.now();
-  const results = await runJobs(jobs, slots, env);
+  const results = [...(await runJobs(jobs, slots, env)), ...(await runJobs(browser, 1, env))];
   console.log(`\n◀ tests in ${seconds(since)}, each job's time:\n${timingTable(results)}`);
   const passed = results.reduce((sum, result) => sum + result.passed, 0);
   const failed = failedChecks + results.reduce((sum, result) => sum + result.failed, 0);
