@@ -127,27 +127,56 @@ export function headOnlyCall(
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: url.hostname, port: Number(url.port) }, () => socket.write(head));
     const received: Buffer[] = [];
-    const timer = setTimeout(() => socket.destroy(new Error("no answer to the head in 10 s")), 10_000);
-    socket.on("data", (chunk: Buffer) => {
-      received.push(chunk);
-      // Parsed once the whole answer is in: its head and Content-Length bytes of body.
+    let settled = false;
+    // The answer once it is whole: its head, then Content-Length bytes of body, or whatever came before the close.
+    const settle = (closed: boolean) => {
+      if (settled) return;
       const text = Buffer.concat(received).toString("utf8");
       const end = text.indexOf("\r\n\r\n");
-      const length = /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, end))?.[1];
-      if (end < 0 || length === undefined || Buffer.byteLength(text.slice(end + 4)) < Number(length)) return;
+      const length = end < 0 ? undefined : /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, end))?.[1];
+      const chunked = end >= 0 && /\r\ntransfer-encoding: *chunked/i.test(text.slice(0, end));
+      const whole =
+        end >= 0 &&
+        (chunked
+          ? text.endsWith("\r\n0\r\n\r\n")
+          : length !== undefined && Buffer.byteLength(text.slice(end + 4)) >= Number(length));
+      if (!whole && !closed) return;
+      settled = true;
       clearTimeout(timer);
       socket.destroy();
+      if (end < 0) return reject(new Error(`the connection closed without an answer: ${JSON.stringify(text)}`));
       const [statusLine, ...lines] = text.slice(0, end).split("\r\n");
       const headers: http.IncomingHttpHeaders = {};
       for (const line of lines) {
         const colon = line.indexOf(":");
         headers[line.slice(0, colon).toLowerCase()] = line.slice(colon + 1).trim();
       }
-      resolve(asReply({ status: Number(statusLine.split(" ")[1]), headers, text: text.slice(end + 4) }));
+      const body = chunked ? unchunked(text.slice(end + 4)) : text.slice(end + 4);
+      resolve(asReply({ status: Number(statusLine.split(" ")[1]), headers, text: body }));
+    };
+    const timer = setTimeout(() => {
+      settled = true;
+      socket.destroy();
+      reject(new Error("no answer to the head in 10 s"));
+    }, 10_000);
+    socket.on("data", (chunk: Buffer) => {
+      received.push(chunk);
+      settle(false);
     });
-    socket.on("error", (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
+    socket.on("close", () => settle(true));
+    socket.on("error", () => settle(true)); // a reset after the answer: what came is read
   });
+}
+
+/** A chunked body's data (ASCII sizes; the bodies here are JSON). */
+function unchunked(encoded: string): string {
+  let body = "";
+  let at = 0;
+  for (;;) {
+    const lineEnd = encoded.indexOf("\r\n", at);
+    const size = lineEnd < 0 ? 0 : parseInt(encoded.slice(at, lineEnd), 16);
+    if (!size) return body;
+    body += encoded.slice(lineEnd + 2, lineEnd + 2 + size);
+    at = lineEnd + 2 + size + 2;
+  }
 }
