@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test as base, type Locator, type Page } from "@playwright/test";
 import { CHROMIUM, chromiumAvailable } from "../playwright.config";
-import { createKey, createStaff, createTestDatabase, startServer } from "../scripts/harness/servers";
+import { createKeyWithTool, createStaffWithTool, createTestDatabase, startServer } from "../scripts/harness/servers";
 import { E2E_ADMIN, E2E_STAFF } from "./staff-account";
 
 // What the specs share: each Playwright worker's own server and database, the staff accounts, signing in, axe.
@@ -33,9 +33,9 @@ export const test = base.extend<{ requireChromium: void }, { appServer: AppServe
   appServer: [
     async ({}, use) => {
       const database = await createTestDatabase("sqlite");
-      await createStaff(database.url, E2E_STAFF.email, E2E_STAFF.password);
-      await createStaff(database.url, E2E_ADMIN.email, E2E_ADMIN.password, "admin");
-      const key = await createKey(database.url, "e2e admin app");
+      await createStaffWithTool(database.url, E2E_STAFF.email, E2E_STAFF.password);
+      await createStaffWithTool(database.url, E2E_ADMIN.email, E2E_ADMIN.password, "admin");
+      const key = await createKeyWithTool(database.url, "e2e admin app");
       const server = await startServer("custom", database.url, { DEMO_SEED: "on", ADMIN_API_KEY: key });
       process.env.E2E_ADMIN_API_KEY = key;
       process.env.E2E_BASE_URL = server.baseUrl;

@@ -3,7 +3,7 @@
 // many requests it tried, the answers by status, and the first counterexample if any.
 import { parseArgs } from "node:util";
 import fc from "fast-check";
-import { createKey, createTestDatabase, runScript, startServer } from "@/scripts/harness/servers";
+import { createKeyWithTool, createTestDatabase, runScript, startServer } from "@/scripts/harness/servers";
 import {
   openApiChecker,
   requestArbitrary,
@@ -27,7 +27,7 @@ const stats: FuzzStats = { requests: 0, byStatus: {} };
 const started = Date.now();
 try {
   await runScript("db-migrate.ts", [], database.url);
-  const key = await createKey(database.url);
+  const key = await createKeyWithTool(database.url);
   // reach the handlers, not the limiter
   server = await startServer("custom", database.url, { RATE_LIMIT_REQUESTS: "1000000" });
   const baseUrl = server.baseUrl;

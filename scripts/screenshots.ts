@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { chromium, type Browser, type BrowserContextOptions, type Page } from "@playwright/test";
-import { createKey, createStaff, createTestDatabase, startServer } from "./harness/servers";
+import { createKeyWithTool, createStaffWithTool, createTestDatabase, startServer } from "./harness/servers";
 
 // The screenshots of the admin app in docs/staff.md, made rather than taken by hand: `npm run screenshots` builds, then
 // this starts the production server (server.ts) on 127.0.0.1 and a port the OS picks, over a fresh SQLite file
@@ -50,8 +50,8 @@ async function main(): Promise<void> {
   fs.mkdirSync(outDir, { recursive: true });
   const database = await createTestDatabase("sqlite");
   try {
-    await createStaff(database.url, account.email, account.password);
-    const adminApiKey = await createKey(database.url, "screenshots admin app");
+    await createStaffWithTool(database.url, account.email, account.password);
+    const adminApiKey = await createKeyWithTool(database.url, "screenshots admin app");
     const server = await startServer("custom", database.url, { DEMO_SEED: "on", ADMIN_API_KEY: adminApiKey });
     console.log(`server ${server.pid} at ${server.baseUrl}`);
     let browser: Browser | undefined;

@@ -8,8 +8,6 @@ import { MAX_JSON_DEPTH } from "@/lib/http/json";
 import { asReply, call, rawCall, signInStaff, type Reply } from "@/scripts/harness/http";
 import {
   activeAdminAppKeys,
-  createKey,
-  createStaff,
   createTestDatabase,
   listKeys,
   runScript,
@@ -17,7 +15,10 @@ import {
   testProviders,
   type RunningServer,
   type TestDatabase,
+  createStaffWithTool,
+  createMigratedDatabase,
 } from "@/scripts/harness/servers";
+import { createKey, createStaff } from "@/scripts/harness/fixtures";
 import { databaseConfig } from "@/lib/config";
 import { withSchemaEngine } from "@/lib/db/schema-engine";
 
@@ -98,7 +99,7 @@ describe("the admin app over HTTP (server.ts, SQLite)", () => {
   const tokenOf = (reply: Reply) => new RegExp(`^${COOKIE}=([^;]*)`).exec(reply.headers.get("set-cookie") ?? "")?.[1];
 
   before(async () => {
-    database = await createTestDatabase("sqlite");
+    database = await createMigratedDatabase("sqlite");
     clientKey = await createKey(database.url, "comparing client");
     server = await startServer("custom", database.url, { DEMO_SEED: "on" });
     demoPassword = /password: (\S+)/.exec(server.logs())?.[1] ?? "";
@@ -500,7 +501,7 @@ describe("ADMIN_API_KEY", () => {
   });
 
   test("a valid one becomes the admin app's key, replacing the one the app made; never seen by a browser", async () => {
-    const database = await createTestDatabase("sqlite");
+    const database = await createMigratedDatabase("sqlite");
     let server: RunningServer | undefined;
     try {
       await createStaff(database.url, "ops@animal-store.example", "a long enough password");
@@ -653,7 +654,7 @@ for (const provider of providers) {
     });
 
     test("instances starting together make one key; revoked, each finds or makes the one next key", async () => {
-      const database = await createTestDatabase(provider);
+      const database = await createMigratedDatabase(provider);
       const servers: RunningServer[] = [];
       try {
         await createStaff(database.url, "ana@animal-store.example", "a long enough password");
@@ -749,7 +750,7 @@ describe("npm run staff", () => {
   after(async () => database?.drop());
 
   test("create reads the password from piped stdin; list shows the account", async () => {
-    const output = await createStaff(database.url, "Alice@Animal-Store.example", "correct horse battery");
+    const output = await createStaffWithTool(database.url, "Alice@Animal-Store.example", "correct horse battery");
     assert.match(output, /Created staff account \d+ for alice@animal-store\.example/);
     assert.ok(!output.includes("correct horse battery"));
     assert.match(

@@ -3,8 +3,6 @@ import { after, before, describe, test } from "node:test";
 import { MAX_JSON_DEPTH, parseJson } from "@/lib/http/json";
 import { asReply, assertError, call, rawCall, type Reply } from "@/scripts/harness/http";
 import {
-  createKey,
-  createStaff,
   createMigratedDatabase,
   testProviders,
   runScript,
@@ -14,6 +12,7 @@ import {
   type RunningServer,
   type TestDatabase,
 } from "@/scripts/harness/servers";
+import { createKey, createStaff } from "@/scripts/harness/fixtures";
 
 // The whole /v1 contract over HTTP against the production build, on SQLite and on PostgreSQL, through
 // both entries that serve /v1: server.ts (what npm start runs) and Next's own `next start`.

@@ -9,14 +9,13 @@ import { databaseConfig } from "@/lib/config";
 import { createDatabase, type Database as Client } from "@/lib/db/client";
 import { assertError, call, signInStaff, type Reply } from "@/scripts/harness/http";
 import {
-  createKey,
-  createStaff,
   createMigratedDatabase,
   startServer,
   testProviders,
   type RunningServer,
   type TestDatabase,
 } from "@/scripts/harness/servers";
+import { createKey, createStaff } from "@/scripts/harness/fixtures";
 
 // The audit trail over real HTTP against the production server, on SQLite and PostgreSQL: each change writes
 // exactly one record naming who made it (the API key, or the staff member behind the admin app, never the app's

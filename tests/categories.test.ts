@@ -2,15 +2,14 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { assertError, call, type Reply } from "@/scripts/harness/http";
 import {
-  createKey,
-  createStaff,
-  createTestDatabase,
   runScript,
   startServer,
   testProviders,
   type RunningServer,
   type TestDatabase,
+  createMigratedDatabase,
 } from "@/scripts/harness/servers";
+import { createKey, createStaff } from "@/scripts/harness/fixtures";
 
 // Category names (issue 12) over real HTTP against the production server (server.ts), on SQLite and PostgreSQL:
 // GET /v1/categories (its key, its Error bodies, its order, unicode names, an empty table, the OpenAPI document),
@@ -112,7 +111,7 @@ for (const provider of providers) {
       admin("PATCH", `/admin/api/categories/${id}`, { cookie, body: { name } });
 
     before(async () => {
-      database = await createTestDatabase(provider);
+      database = await createMigratedDatabase(provider);
       await createStaff(database.url, ADMIN.email, ADMIN.password, "admin");
       await createStaff(database.url, MEMBER.email, MEMBER.password, "staff");
       server = await startServer("custom", database.url);

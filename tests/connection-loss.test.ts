@@ -3,13 +3,13 @@ import { after, before, describe, test } from "node:test";
 import pg from "pg";
 import { assertError, call, type Reply } from "@/scripts/harness/http";
 import {
-  createKey,
   createTestDatabase,
   postgresAvailable,
   startServer,
   type RunningServer,
   type TestDatabase,
 } from "@/scripts/harness/servers";
+import { createKey } from "@/scripts/harness/fixtures";
 
 // Issue 20, item 6: PostgreSQL connections lost mid-request, over real HTTP against the production server. While
 // writers create pets (each create an interactive transaction: the pet, then its audit record), another session

@@ -12,14 +12,13 @@ import { createDatabase, type Database as Client } from "@/lib/db/client";
 import { parseJson } from "@/lib/http/json";
 import { assertError, call, signInStaff, type Reply } from "@/scripts/harness/http";
 import {
-  createKey,
-  createStaff,
   createMigratedDatabase,
   startServer,
   testProviders,
   type RunningServer,
   type TestDatabase,
 } from "@/scripts/harness/servers";
+import { createKey, createStaff } from "@/scripts/harness/fixtures";
 
 // The catalogue's CSV export and import. First the writer and the reader alone, against hostile inputs; then,
 // over real HTTP against the production server on SQLite and PostgreSQL: exportPets compared row by row with

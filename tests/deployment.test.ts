@@ -7,8 +7,6 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import {
-  createKey,
-  createStaff,
   createTestDatabase,
   freePort,
   postgresAvailable,
@@ -17,6 +15,7 @@ import {
   type RunningServer,
   type TestDatabase,
 } from "@/scripts/harness/servers";
+import { createKey, createStaff } from "@/scripts/harness/fixtures";
 
 // A real deployment: nginx from Debian's packages terminating TLS with a certificate made here, in front
 // of two instances of the production server on one PostgreSQL, configured exactly as the recipe in

@@ -2,13 +2,13 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import fc from "fast-check";
 import {
-  createKey,
   createMigratedDatabase,
   testProviders,
   startServer,
   type RunningServer,
   type TestDatabase,
 } from "@/scripts/harness/servers";
+import { createKey } from "@/scripts/harness/fixtures";
 import { openApiChecker, requestArbitrary, sendAndCheck, type FuzzStats } from "@/scripts/harness/fuzz";
 
 // A bounded property-based run against the real server on each database; `npm run fuzz` runs more.

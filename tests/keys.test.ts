@@ -5,8 +5,6 @@ import pg from "pg";
 import { assertError, call, signInStaff, type Reply } from "@/scripts/harness/http";
 import { movableClock, type MovableClock } from "@/scripts/harness/clock";
 import {
-  createKey,
-  createStaff,
   createMigratedDatabase,
   listKeys,
   runScript,
@@ -14,7 +12,9 @@ import {
   testProviders,
   type RunningServer,
   type TestDatabase,
+  createKeyWithTool,
 } from "@/scripts/harness/servers";
+import { createKey, createStaff } from "@/scripts/harness/fixtures";
 
 // Issue 11's API keys part over real HTTP, against the production server on SQLite and PostgreSQL: the admin
 // endpoints for keys (each change one audit record, attributed to the signed-in admin, with address and
@@ -316,7 +316,7 @@ for (const provider of providers) {
 
     test("the key tool: create and revoke write one record each as the command line; a 2nd revoke, none", async () => {
       const before = (await keyRecords(database)).length;
-      const key = await createKey(database.url, "from the shell");
+      const key = await createKeyWithTool(database.url, "from the shell");
       const prefix = key.slice(0, 12);
       assert.match(await runScript("key.ts", ["revoke", prefix], database.url), /^Revoked API key/);
       assert.match(

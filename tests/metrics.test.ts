@@ -5,14 +5,13 @@ import { after, before, describe, test } from "node:test";
 import { ConfigError, readConfig } from "@/lib/config";
 import { assertError, call, signInStaff, type Reply } from "@/scripts/harness/http";
 import {
-  createKey,
-  createStaff,
   createMigratedDatabase,
   startServer,
   testProviders,
   type RunningServer,
   type TestDatabase,
 } from "@/scripts/harness/servers";
+import { createKey, createStaff } from "@/scripts/harness/fixtures";
 
 // GET /metrics over real HTTP against the production server (server.ts), on SQLite and on PostgreSQL:
 // off without METRICS_TOKEN (the 404 of any unknown path), the bearer token required with it, the text

@@ -6,13 +6,8 @@ import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { call } from "@/scripts/harness/http";
-import {
-  createKey,
-  createMigratedDatabase,
-  startServer,
-  type RunningServer,
-  type TestDatabase,
-} from "@/scripts/harness/servers";
+import { createMigratedDatabase, startServer, type RunningServer, type TestDatabase } from "@/scripts/harness/servers";
+import { createKey } from "@/scripts/harness/fixtures";
 
 // What operators rely on: health and readiness, CORS, the API docs' assets, and a graceful stop on SIGTERM.
 

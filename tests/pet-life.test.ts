@@ -2,8 +2,6 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { assertError, call, type Reply } from "@/scripts/harness/http";
 import {
-  createKey,
-  createStaff,
   createMigratedDatabase,
   testProviders,
   startServer,
@@ -12,6 +10,7 @@ import {
   type RunningServer,
   type TestDatabase,
 } from "@/scripts/harness/servers";
+import { createKey, createStaff } from "@/scripts/harness/fixtures";
 
 // A pet's whole life over HTTP (issue 9): updatePet (JSON Merge Patch), deletePet, ETags with If-Match and
 // If-None-Match, search with q, getPet alone deprecated on its path, CORS for the new methods, and the admin

@@ -6,8 +6,6 @@ import { POSTGRES_STATUS_COUNTS } from "@/lib/pets/status-counts";
 import { movableClock, type MovableClock } from "@/scripts/harness/clock";
 import { assertError, call, signInStaff } from "@/scripts/harness/http";
 import {
-  createKey,
-  createStaff,
   createMigratedDatabase,
   runScript,
   startServer,
@@ -15,6 +13,7 @@ import {
   type RunningServer,
   type TestDatabase,
 } from "@/scripts/harness/servers";
+import { createKey, createStaff } from "@/scripts/harness/fixtures";
 
 // The admin app's Undo of a deletion (issue 12): POST /admin/api/pets/{id}/restore brings back the very pet a
 // deletion removed (same id, name, category and status) from its pet.deleted record, within a minute, with one

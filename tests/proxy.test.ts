@@ -3,14 +3,8 @@ import { after, before, describe, test } from "node:test";
 import { throttleAddress } from "@/lib/auth/sign-in-throttle";
 import { resolveForwarded } from "@/lib/http/forwarded";
 import { call, rawCall } from "@/scripts/harness/http";
-import {
-  createKey,
-  createStaff,
-  createTestDatabase,
-  startServer,
-  type RunningServer,
-  type TestDatabase,
-} from "@/scripts/harness/servers";
+import { createTestDatabase, startServer, type RunningServer, type TestDatabase } from "@/scripts/harness/servers";
+import { createKey, createStaff } from "@/scripts/harness/fixtures";
 
 // Who the client is and which origin may write, with and without a trusted proxy: what server.ts
 // concludes from the socket and the forwarded headers, the Origin check of the admin app's writes,

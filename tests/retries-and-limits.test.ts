@@ -4,15 +4,13 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { asReply, assertError, call, headOnlyCall, rawCall, signInStaff, type Reply } from "@/scripts/harness/http";
 import {
-  createKey,
-  createStaff,
   createMigratedDatabase,
-  createTestDatabase,
   testProviders,
   startServer,
   type RunningServer,
   type TestDatabase,
 } from "@/scripts/harness/servers";
+import { createKey, createStaff } from "@/scripts/harness/fixtures";
 
 // Idempotency-Key on createPet and per-key rate limits, over HTTP, on both databases; the admin app's
 // requests limited per staff member.
@@ -208,7 +206,7 @@ for (const provider of providers) {
     let database: TestDatabase;
     let server: RunningServer;
     before(async () => {
-      database = await createTestDatabase(provider);
+      database = await createMigratedDatabase(provider);
       await createStaff(database.url, "ana@animal-store.example", "ana's long password");
       await createStaff(database.url, "ben@animal-store.example", "ben's long password");
       server = await startServer("custom", database.url, {
@@ -361,7 +359,7 @@ for (const provider of providers) {
     const csvOf = (bytes: number) => `name,categoryId\n"${"x".repeat(bytes - 21)}",1\n`;
 
     before(async () => {
-      database = await createTestDatabase(provider);
+      database = await createMigratedDatabase(provider);
       await createStaff(database.url, "boss@animal-store.example", "the boss's long password", "admin");
       await createStaff(database.url, "cleo@animal-store.example", "cleo's long password");
       await createStaff(database.url, "dan@animal-store.example", "dan's long password");

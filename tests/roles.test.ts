@@ -4,16 +4,15 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { call, type Reply } from "@/scripts/harness/http";
 import {
-  createKey,
-  createStaff,
-  createTestDatabase,
   listKeys,
   runScript,
   startServer,
   testProviders,
   type RunningServer,
   type TestDatabase,
+  createMigratedDatabase,
 } from "@/scripts/harness/servers";
+import { createKey, createStaff } from "@/scripts/harness/fixtures";
 import { databaseConfig } from "@/lib/config";
 
 // Roles and staff accounts over real HTTP against the production server (server.ts), on SQLite and PostgreSQL:
@@ -192,7 +191,7 @@ for (const provider of providers) {
     };
 
     before(async () => {
-      database = await createTestDatabase(provider);
+      database = await createMigratedDatabase(provider);
       await createStaff(database.url, ADMIN.email, ADMIN.password, "admin");
       await createStaff(database.url, MEMBER.email, MEMBER.password, "staff");
       await createStaff(database.url, TARGET.email, TARGET.password, "staff");

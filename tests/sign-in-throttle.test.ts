@@ -5,14 +5,14 @@ import pg from "pg";
 import { databaseConfig } from "@/lib/config";
 import { call, type Reply } from "@/scripts/harness/http";
 import {
-  createStaff,
-  createTestDatabase,
   runScript,
   startServer,
   testProviders,
   type RunningServer,
   type TestDatabase,
+  createMigratedDatabase,
 } from "@/scripts/harness/servers";
+import { createStaff } from "@/scripts/harness/fixtures";
 
 // The sign-in limits over HTTP, on both databases: two instances of the production server (server.ts)
 // behind a trusted proxy (TRUSTED_PROXIES=127.0.0.1, so X-Forwarded-For plays the client's address)
@@ -95,8 +95,8 @@ for (const provider of providers) {
       });
 
     before(async () => {
-      database = await createTestDatabase(provider);
-      await createStaff(database.url, STAFF.email, STAFF.password); // migrates the fresh database first
+      database = await createMigratedDatabase(provider);
+      await createStaff(database.url, STAFF.email, STAFF.password);
       for (const account of [SPREAD, UNLOCKED, TOOL_UNLOCKED])
         await createStaff(database.url, account.email, account.password);
       await createStaff(database.url, ADMIN.email, ADMIN.password, "admin");

@@ -11,14 +11,13 @@ import { foldStatusCountDeltas, POSTGRES_STATUS_COUNTS } from "@/lib/pets/status
 import { listingSql, type ListOptions } from "@/lib/pets/store";
 import { assertError, call, signInStaff, type Reply } from "@/scripts/harness/http";
 import {
-  createKey,
-  createStaff,
   createMigratedDatabase,
   startServer,
   testProviders,
   type RunningServer,
   type TestDatabase,
 } from "@/scripts/harness/servers";
+import { createKey, createStaff } from "@/scripts/harness/fixtures";
 
 // listPets' orders (issue 12) and countPets, over HTTP against the production build on SQLite and PostgreSQL:
 // every order and filter paged through to the end and compared with a sort done here, cursors that belong to

@@ -4,15 +4,13 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { assertError, call, signInStaff, type Reply } from "@/scripts/harness/http";
 import {
-  createKey,
-  createStaff,
   createMigratedDatabase,
-  createTestDatabase,
   startServer,
   testProviders,
   type RunningServer,
   type TestDatabase,
 } from "@/scripts/harness/servers";
+import { createKey, createStaff } from "@/scripts/harness/fixtures";
 
 // Issue 20, item 9, over real HTTP against the production server (server.ts) on SQLite and PostgreSQL: names made
 // only of invisible or format characters (lib/visible-text.ts) are refused for pets (createPet, updatePet, the CSV
@@ -80,7 +78,7 @@ for (const provider of providers) {
     let cookie: string;
 
     before(async () => {
-      database = await createTestDatabase(provider);
+      database = await createMigratedDatabase(provider);
       await createStaff(database.url, ADMIN.email, ADMIN.password, "admin");
       server = await startServer("custom", database.url);
       key = await createKey(database.url, "for the names test");

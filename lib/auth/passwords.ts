@@ -12,9 +12,9 @@ import { Worker } from "node:worker_threads";
 // thread pool at normal priority, two hashes on a 2-core machine slowed a busy server's /v1 far more than on
 // these threads (the figures: docs/performance.md, Sign-in floods).
 
-const N = 2 ** 15;
-const R = 8;
-const P = 3;
+/** scrypt's cost parameters, as the stored form names them. */
+export type ScryptCost = { N: number; r: number; p: number };
+const STAFF_COST: ScryptCost = { N: 2 ** 15, r: 8, p: 3 };
 const KEY_LENGTH = 32;
 const SALT_LENGTH = 16;
 export const HASH_THREAD_NICE = 10;
@@ -106,7 +106,7 @@ function dispatch(job: Job): void {
   else queuedJobs.push(job);
 }
 
-function derive(password: string, salt: Buffer, options: { N: number; r: number; p: number }): Promise<Buffer> {
+function derive(password: string, salt: Buffer, options: ScryptCost): Promise<Buffer> {
   // maxmem must exceed 128·N·r bytes, which is exactly Node's default at N=2^15, r=8.
   const scryptOptions: ScryptOptions = { ...options, maxmem: 256 * options.N * options.r };
   return new Promise((resolve, reject) =>
@@ -114,10 +114,11 @@ function derive(password: string, salt: Buffer, options: { N: number; r: number;
   );
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** A password's stored form; `cost` other than the default is for the test harness's fixture accounts only. */
+export async function hashPassword(password: string, cost: ScryptCost = STAFF_COST): Promise<string> {
   const salt = randomBytes(SALT_LENGTH);
-  const key = await derive(password, salt, { N, r: R, p: P });
-  return ["scrypt", N, R, P, salt.toString("base64url"), key.toString("base64url")].join("$");
+  const key = await derive(password, salt, cost);
+  return ["scrypt", cost.N, cost.r, cost.p, salt.toString("base64url"), key.toString("base64url")].join("$");
 }
 
 const STORED_PATTERN = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/;

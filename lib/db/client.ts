@@ -77,6 +77,23 @@ export function db(): Database {
   return holder.__animalStoreDatabase.client;
 }
 
+/**
+ * Runs `work` with `db()` answering for another database, then closes that client and puts the process's own back.
+ * For the test harness, which makes its fixtures (a key, a staff account) with the tools' own store functions in the
+ * test process instead of starting a tool; nothing else may use `db()` while `work` runs.
+ */
+export async function withDatabase<T>(database: DatabaseConfig, work: () => Promise<T>): Promise<T> {
+  const own = holder.__animalStoreDatabase;
+  const opened = open(database);
+  holder.__animalStoreDatabase = opened;
+  try {
+    return await work();
+  } finally {
+    holder.__animalStoreDatabase = own;
+    await opened.client.$disconnect();
+  }
+}
+
 /** How long a transaction may wait for a connection (`maxWait`), and last once it has one (`timeout`). */
 export type TransactionBounds = { maxWait: number; timeout: number };
 

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import Database from "better-sqlite3";
 import { call } from "./http";
-import { createKey, createTestDatabase, runScript, startServer, type RunningServer } from "./servers";
+import { createKeyWithTool, createTestDatabase, runScript, startServer, type RunningServer } from "./servers";
 import { startPrivatePostgres } from "./private-postgres";
 
 // Fault scenarios over the real server and databases, shared by tests/reliability.test.ts (small runs
@@ -84,7 +84,7 @@ export async function crashScenario(
   let retriedAfterCrash = 0;
   try {
     await runScript("db-migrate.ts", [], database.url);
-    const key = await createKey(database.url);
+    const key = await createKeyWithTool(database.url);
     let sequence = 0;
     const newIntent = (): Intent => {
       const name = `crash-${sequence++}`;
@@ -196,7 +196,7 @@ export async function outageScenario(options: { outageMs: number; concurrency: n
   let server: RunningServer | undefined;
   try {
     await runScript("db-migrate.ts", [], postgres.url);
-    const key = await createKey(postgres.url);
+    const key = await createKeyWithTool(postgres.url);
     server = await startServer("custom", postgres.url, unlimited);
     const baseUrl = server.baseUrl;
     let phase: "before" | "outage" | "after" = "before";
@@ -325,7 +325,7 @@ export async function twoInstancesScenario(options: {
   const stopPair = () => Promise.all(servers.map((server) => server.stop()));
   try {
     await runScript("db-migrate.ts", [], database.url);
-    const key = await createKey(database.url, "two instances");
+    const key = await createKeyWithTool(database.url, "two instances");
     await startPair(unlimited);
 
     const answers: { id: bigint; text: string }[] = [];
@@ -362,7 +362,7 @@ export async function twoInstancesScenario(options: {
     await stopPair();
 
     await startPair({ RATE_LIMIT_REQUESTS: String(quota), RATE_LIMIT_WINDOW_SECONDS: "3600" });
-    const limitedKey = await createKey(database.url, "limited");
+    const limitedKey = await createKeyWithTool(database.url, "limited");
     let admitted = 0;
     for (let index = 0; index < quota * 2; index++) {
       const reply = await call(servers[index % 2].baseUrl, "GET", "/v1/pets?limit=1", { key: limitedKey });

@@ -192,8 +192,11 @@ export async function runScript(script: string, args: string[], databaseUrl: str
   return stdout;
 }
 
-/** Creates a staff account with the staff tool, the password piped in as a user would. */
-export async function createStaff(
+/**
+ * Creates a staff account with the staff tool, the password piped in as a user would; where the tool is not the
+ * subject, scripts/harness/fixtures.ts makes one without starting it.
+ */
+export async function createStaffWithTool(
   databaseUrl: string,
   email: string,
   password: string,
@@ -202,8 +205,11 @@ export async function createStaff(
   return runScript("staff.ts", ["create", email, "--role", role], databaseUrl, `${password}\n`);
 }
 
-/** Creates an API key with the key tool and returns the key it printed (alone on the last line). */
-export async function createKey(databaseUrl: string, name = "test"): Promise<string> {
+/**
+ * Creates an API key with the key tool and returns the key it printed (alone on the last line); where the tool is
+ * not the subject, scripts/harness/fixtures.ts makes one without starting it.
+ */
+export async function createKeyWithTool(databaseUrl: string, name = "test"): Promise<string> {
   const lines = (await runScript("key.ts", ["create", name], databaseUrl)).trim().split("\n");
   return lines[lines.length - 1];
 }
