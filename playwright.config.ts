@@ -42,7 +42,9 @@ export default defineConfig({
         "--no-first-run",
       ],
     },
-    trace: "retain-on-failure",
+    // Recording a trace costs every test about a tenth of its time, kept or not: off unless asked for
+    // (PLAYWRIGHT_TRACE=retain-on-failure keeps one for each failed test in test-results/).
+    trace: (process.env.PLAYWRIGHT_TRACE as "off" | "on" | "retain-on-failure" | undefined) ?? "off",
     screenshot: "only-on-failure",
   },
 });

@@ -4,17 +4,17 @@
 // that runs this script, then under Node 26 in a copy of the working tree (scripts/harness/second-node.ts).
 // TEST_SECOND_NODE=off runs the first pass alone, TEST_SECOND_NODE=only the second alone (TEST_NODE24, its old
 // name, still works).
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { runJobs, tapCounts, testFiles, timingTable, type Job } from "./harness/jobs.ts";
 import {
-  copyWorkingTree,
-  installSecondNode,
   npmUnder,
+  prepareSecondNode,
   SECOND_NODE_VERSION,
   type Counts,
+  type SecondNode,
 } from "./harness/second-node.ts";
 
 const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
@@ -28,30 +28,51 @@ function seconds(since: number): string {
   return total < 60 ? `${total} s` : `${Math.floor(total / 60)} min ${total % 60} s`;
 }
 
-function run(title: string, args: string[], extraEnv: Record<string, string> = {}): number {
+/** Runs a step with its output as it comes (async, so that the second Node's install goes on meanwhile). */
+function run(title: string, args: string[]): Promise<number> {
   console.log(`\n▶ ${title}`);
   const since = performance.now();
-  const result = spawnSync(node, args, { stdio: "inherit", env: { ...env, ...extraEnv } });
-  console.log(`◀ ${title}: ${result.status === 0 ? "ok" : "FAILED"} in ${seconds(since)}`);
-  return result.status ?? 1;
+  const child = spawn(node, args, { stdio: "inherit", env });
+  return new Promise((resolve) => {
+    child.on("close", (status) => {
+      console.log(`◀ ${title}: ${status === 0 ? "ok" : "FAILED"} in ${seconds(since)}`);
+      resolve(status ?? 1);
+    });
+  });
 }
 
-/** The whole suite on this Node, in the current folder. */
-async function suite(): Promise<Counts> {
+/** A static check as a job: a failure counts one. */
+function check(title: string, args: string[]): Job {
+  return { title, args, counts: (status) => ({ passed: 0, failed: status === 0 ? 0 : 1, skipped: 0 }) };
+}
+
+/**
+ * The whole suite on this Node, in the current folder. `secondPass` settles when the second Node's install (which
+ * runs beside the checks and the build, but must not load the cores under timing-bound tests) has ended: true when
+ * the second pass will run, and with it the browser tests, which run once, in the last pass (docs/decisions/013).
+ * TEST_BROWSER=on runs them here as well.
+ */
+async function suite(secondPass: Promise<boolean> = Promise.resolve(false)): Promise<Counts> {
   console.log(`\n■ Node ${process.version} (${node}): checks, build, tests`);
-  // The static checks do not depend on the Node that runs them: the second pass skips them (TEST_CHECKS=off).
+  // The static checks do not depend on the Node that runs them: the second pass skips them (TEST_CHECKS=off). Each
+  // is single-threaded: the two run at once.
   const checks =
     process.env.TEST_CHECKS === "off"
       ? []
-      : [
-          run("format check (prettier --check .)", ["node_modules/prettier/bin/prettier.cjs", "--check", "."]),
-          run("lint (eslint --max-warnings=0 .)", ["node_modules/eslint/bin/eslint.js", "--max-warnings=0", "."]),
-        ];
-  const failedChecks = checks.filter((status) => status !== 0).length;
+      : await runJobs(
+          [
+            check("format check (prettier --check .)", ["node_modules/prettier/bin/prettier.cjs", "--check", "."]),
+            check("lint (eslint --max-warnings=0 .)", ["node_modules/eslint/bin/eslint.js", "--max-warnings=0", "."]),
+          ],
+          2,
+          env,
+        );
+  const failedChecks = checks.filter((result) => result.status !== 0).length;
   const buildFailed = { node: process.version, passed: 0, failed: failedChecks + 1, skipped: 0 };
 
-  if (run("next build", ["node_modules/next/dist/bin/next", "build"]) !== 0) return buildFailed;
-  if (run("compile the server and the tools (dist/)", ["scripts/build-server.mjs"]) !== 0) return buildFailed;
+  if ((await run("next build", ["node_modules/next/dist/bin/next", "build"])) !== 0) return buildFailed;
+  if ((await run("compile the server and the tools (dist/)", ["scripts/build-server.mjs"])) !== 0) return buildFailed;
+  const browser = !(await secondPass) || process.env.TEST_BROWSER === "on";
 
   // The node:test files as jobs, TEST_JOBS at a time (scripts/harness/jobs.ts), each with its own databases, ports
   // and folders, then Playwright. Two by default: the suite is CPU-bound on two cores, and at three the
@@ -75,12 +96,13 @@ async function suite(): Promise<Counts> {
       counts: (status) => tapCounts(tap, status),
     };
   });
-  const browser: Job[] = [];
-  if (fs.existsSync("e2e") && fs.readdirSync("e2e").some((name) => name.endsWith(".spec.ts"))) {
+  const browserJobs: Job[] = [];
+  const specs = fs.existsSync("e2e") && fs.readdirSync("e2e").some((name) => name.endsWith(".spec.ts"));
+  if (browser && specs) {
     // Playwright writes its totals as JSON beside its usual report. It runs alone, after the node:test files: its
     // sign-ins and page loads time out when two node:test files load the two cores beside it (docs/performance.md).
     const results = path.join(reports, "playwright.json");
-    browser.push({
+    browserJobs.push({
       title: "browser tests (Playwright, Chromium)",
       args: ["node_modules/@playwright/test/cli.js", "test"],
       env: { PLAYWRIGHT_JSON_OUTPUT_NAME: results },
@@ -95,9 +117,10 @@ async function suite(): Promise<Counts> {
     });
   }
   const slots = Number(process.env.TEST_JOBS) || DEFAULT_JOBS;
-  console.log(`\n▶ tests: ${jobs.length} node:test files, ${slots} at a time, then the browser tests`);
+  const then = browserJobs.length ? "then the browser tests" : "the browser tests in the second pass";
+  console.log(`\n▶ tests: ${jobs.length} node:test files, ${slots} at a time, ${then}`);
   const since = performance.now();
-  const results = [...(await runJobs(jobs, slots, env)), ...(await runJobs(browser, 1, env))];
+  const results = [...(await runJobs(jobs, slots, env)), ...(await runJobs(browserJobs, 1, env))];
   console.log(`\n◀ tests in ${seconds(since)}, each job's time:\n${timingTable(results)}`);
   const passed = results.reduce((sum, result) => sum + result.passed, 0);
   const failed = failedChecks + results.reduce((sum, result) => sum + result.failed, 0);
@@ -108,42 +131,35 @@ async function suite(): Promise<Counts> {
 }
 
 /**
- * The whole suite again under the second Node, as CI would run it: a copy of the working tree, `npm install` there
- * (which builds better-sqlite3 for that Node), then `npm test` with the second pass off. Its totals come back in a
+ * The whole suite again under the second Node, as CI would run it: in the copy of the working tree that `prepared`
+ * installed (better-sqlite3 built for that Node), `npm test` with the second pass off. Its totals come back in a
  * file. Required where CI is set or TEST_SECOND_NODE=only asks for it: there, a Node that cannot be had is a failure.
  */
-async function secondNodePass(): Promise<Counts & { note: string }> {
+async function secondNodePass(prepared: Promise<SecondNode>): Promise<Counts & { note: string }> {
   const required = Boolean(process.env.CI) || mode === "only";
   const failure = (note: string) => ({ node: `v${SECOND_NODE_VERSION}`, passed: 0, failed: 1, skipped: 0, note });
   console.log(`\n■ Node ${SECOND_NODE_VERSION}: the same suite in a copy of the working tree`);
-  let packageDir: string;
+  let second: SecondNode;
   try {
-    packageDir = installSecondNode();
+    second = await prepared;
   } catch (error) {
     console.error(error);
-    if (required) return failure(`Node ${SECOND_NODE_VERSION} could not be installed`);
+    if (required) return failure(`Node ${SECOND_NODE_VERSION} could not be installed: ${String(error)}`);
     console.warn(
-      `\n*** Node ${SECOND_NODE_VERSION} could not be installed from the npm registry: the second pass is SKIPPED ` +
-        "(CI requires it). ***\n",
+      `\n*** Node ${SECOND_NODE_VERSION} could not be installed: the second pass is SKIPPED (CI requires it). ***\n`,
     );
     return { node: `v${SECOND_NODE_VERSION}`, passed: 0, failed: 0, skipped: 0, note: "SKIPPED: not installed" };
   }
+  const install = `${Math.round(second.installSeconds)} s`;
+  console.log(
+    `\n◀ Node ${SECOND_NODE_VERSION} and npm install in ${second.copy}: ok in ${install} (beside the first pass)`,
+  );
 
-  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-second-node-"));
-  const copy = path.join(scratch, "project");
-  const counts = path.join(scratch, "counts.json");
+  const counts = path.join(second.scratch, "counts.json");
   try {
-    copyWorkingTree(process.cwd(), copy);
-    console.log(`\n▶ npm install under Node ${SECOND_NODE_VERSION}, in ${copy}`);
-    let since = performance.now();
-    const installed = await npmUnder(packageDir, copy, ["install"], env);
-    const install = seconds(since);
-    console.log(`◀ npm install under Node ${SECOND_NODE_VERSION}: ${installed === 0 ? "ok" : "FAILED"} in ${install}`);
-    if (installed !== 0) return failure(`npm install failed after ${install}`);
-
-    console.log(`\n▶ npm test under Node ${SECOND_NODE_VERSION}, in ${copy}`);
-    since = performance.now();
-    const status = await npmUnder(packageDir, copy, ["test"], {
+    console.log(`\n▶ npm test under Node ${SECOND_NODE_VERSION}, in ${second.copy}`);
+    const since = performance.now();
+    const status = await npmUnder(second.packageDir, second.copy, ["test"], {
       ...env,
       TEST_SECOND_NODE: "off",
       TEST_CHECKS: "off",
@@ -160,7 +176,7 @@ async function secondNodePass(): Promise<Counts & { note: string }> {
     console.error(error);
     return failure(String(error));
   } finally {
-    fs.rmSync(scratch, { recursive: true, force: true });
+    fs.rmSync(second.scratch, { recursive: true, force: true });
   }
 }
 
@@ -170,13 +186,22 @@ if (!["on", "off", "only"].includes(mode)) {
   process.exit(2);
 }
 
+// The second Node's install starts first and runs beside the first pass's checks and build; its failure is
+// reported by the second pass.
+const prepared = mode === "off" ? undefined : prepareSecondNode(process.cwd(), env);
+const secondPass = prepared
+  ? prepared.then(
+      () => true,
+      () => false,
+    )
+  : Promise.resolve(false);
 const passes: (Counts & { note: string })[] = [];
-if (mode !== "only") passes.push({ ...(await suite()), note: seconds(started) });
+if (mode !== "only") passes.push({ ...(await suite(secondPass)), note: seconds(started) });
 if (process.env.TEST_COUNTS_FILE && passes[0])
   fs.writeFileSync(process.env.TEST_COUNTS_FILE, JSON.stringify(passes[0]));
 if (mode !== "off") {
   const since = performance.now();
-  const pass = await secondNodePass();
+  const pass = await secondNodePass(prepared!);
   passes.push({ ...pass, note: `${seconds(since)} (${pass.note})` });
 }
 

@@ -45,12 +45,25 @@ function versionOf(bin: string): string | undefined {
   return spawnSync(bin, ["--version"], { encoding: "utf8" }).stdout?.trim();
 }
 
+/** Runs a command to its end with its output appended to the file `log`; resolves to its exit status. */
+function runLogged(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }, log: string) {
+  const output = fs.openSync(log, "a");
+  const child = spawn(command, args, { ...options, stdio: ["ignore", output, output] });
+  return new Promise<number>((resolve) => {
+    child.on("error", (error) => {
+      fs.appendFileSync(log, `${String(error)}\n`);
+      resolve(1);
+    });
+    child.on("close", (status) => resolve(status ?? 1));
+  }).finally(() => fs.closeSync(output));
+}
+
 /**
- * The second Node in `<cache>/animal-store-service/node-<version>/`, installed from the npm registry when missing.
- * Returns the package folder: `bin/node`, and `include/node` for node-gyp. Two runs installing at once each install
- * into their own staging folder; the first rename wins.
+ * The second Node in `<cache>/animal-store-service/node-<version>/`, installed from the npm registry when missing,
+ * its npm output appended to `log`. Returns the package folder: `bin/node`, and `include/node` for node-gyp. Two runs
+ * installing at once each install into their own staging folder; the first rename wins.
  */
-export function installSecondNode(): string {
+export async function installSecondNode(log: string): Promise<string> {
   const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
   const toolDir = path.join(cache, "animal-store-service", `node-${SECOND_NODE_VERSION}`);
   const name = `node-${process.platform}-${process.arch}`;
@@ -59,17 +72,18 @@ export function installSecondNode(): string {
   const wanted = `v${SECOND_NODE_VERSION}`;
   if (versionOf(bin) === wanted) return packageDir;
 
-  console.log(`\n▶ install Node ${SECOND_NODE_VERSION} (npm package ${name}) into ${toolDir}`);
+  fs.appendFileSync(log, `install Node ${SECOND_NODE_VERSION} (npm package ${name}) into ${toolDir}\n`);
   const staging = `${toolDir}.partial-${process.pid}`;
   fs.rmSync(staging, { recursive: true, force: true });
   fs.mkdirSync(staging, { recursive: true });
   const args = ["install", "--prefix", staging, "--no-save", "--no-package-lock", "--no-audit", "--no-fund"];
-  const installed = spawnSync(process.execPath, [npmCli(), ...args, `${name}@${SECOND_NODE_VERSION}`], {
-    cwd: staging,
-    stdio: "inherit",
-    env: withoutParentNpm(process.env),
-  });
-  if (installed.status !== 0) {
+  const status = await runLogged(
+    process.execPath,
+    [npmCli(), ...args, `${name}@${SECOND_NODE_VERSION}`],
+    { cwd: staging, env: withoutParentNpm(process.env) },
+    log,
+  );
+  if (status !== 0) {
     fs.rmSync(staging, { recursive: true, force: true });
     throw new Error(`npm install ${name}@${SECOND_NODE_VERSION} failed`);
   }
@@ -81,6 +95,32 @@ export function installSecondNode(): string {
     if (versionOf(bin) !== wanted) throw error; // not another run's install that got there first
   }
   return packageDir;
+}
+
+/** The second pass made ready: its Node, and a copy of the working tree with that Node's `npm install` done. */
+export type SecondNode = { packageDir: string; copy: string; scratch: string; log: string; installSeconds: number };
+
+/**
+ * Installs the second Node, copies the working tree into a scratch folder and runs `npm install` there under that
+ * Node, all output in the scratch folder's prepare.log. `npm test` starts this before the first pass's checks and
+ * build, which leave a core idle most of the time: better-sqlite3's compile for the second Node fills it. Rejects
+ * with the log's path in the message when a step fails.
+ */
+export async function prepareSecondNode(root: string, env: NodeJS.ProcessEnv): Promise<SecondNode> {
+  const since = performance.now();
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-second-node-"));
+  const copy = path.join(scratch, "project");
+  const log = path.join(scratch, "prepare.log");
+  fs.writeFileSync(log, "");
+  const packageDir = await installSecondNode(log);
+  copyWorkingTree(root, copy);
+  fs.appendFileSync(log, `npm install under Node ${SECOND_NODE_VERSION}, in ${copy}\n`);
+  const installed = await npmUnder(packageDir, copy, ["install"], env, log);
+  if (installed !== 0) {
+    const tail = fs.readFileSync(log, "utf8").trimEnd().split("\n").slice(-40).join("\n");
+    throw new Error(`npm install under Node ${SECOND_NODE_VERSION} failed; the end of ${log}:\n${tail}`);
+  }
+  return { packageDir, copy, scratch, log, installSeconds: (performance.now() - since) / 1000 };
 }
 
 /**
@@ -108,13 +148,21 @@ export function copyWorkingTree(root: string, copy: string): void {
 
 /**
  * Runs `npm <args>` under the given Node in `cwd`, as its own process group: an interrupt or a termination of
- * this process reaches the whole tree (servers, browsers) and is then passed on. Resolves to the exit status.
+ * this process reaches the whole tree (servers, browsers) and is then passed on. Its output goes to this
+ * process's, or is appended to the file `log`. Resolves to the exit status.
  */
-export function npmUnder(packageDir: string, cwd: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+export function npmUnder(
+  packageDir: string,
+  cwd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  log?: string,
+): Promise<number> {
   const bin = path.join(packageDir, "bin");
+  const output = log === undefined ? undefined : fs.openSync(log, "a");
   const child = spawn(path.join(bin, "node"), [npmCli(), ...args], {
     cwd,
-    stdio: "inherit",
+    stdio: output === undefined ? "inherit" : ["ignore", output, output],
     detached: true,
     env: {
       ...withoutParentNpm(env),
@@ -137,6 +185,7 @@ export function npmUnder(packageDir: string, cwd: string, args: string[], env: N
       resolve(1);
     });
     child.on("close", (status, signal) => {
+      if (output !== undefined) fs.closeSync(output);
       process.off("SIGINT", forward);
       process.off("SIGTERM", forward);
       resolve(status ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1));
