@@ -74,7 +74,7 @@ export async function shownIds(page: Page): Promise<bigint[]> {
 
 /** Fails with every axe violation on the page (any impact), each with the rule, its impact and where. */
 export async function expectNoAxeViolations(page: Page, what: string): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
+  const results = await new AxeBuilder({ page }).options({ resultTypes: ["violations"] }).analyze();
   const found = results.violations.map((violation) => ({
     id: violation.id,
     impact: violation.impact,
