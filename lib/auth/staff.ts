@@ -4,7 +4,7 @@ import { config } from "@/lib/config";
 import { db, type Transaction } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { staffEmailSchema, staffPasswordSchema } from "@/lib/auth/staff-schema";
-import { decoyHash, hashPassword, verifyPassword } from "@/lib/auth/passwords";
+import { decoyHash, hashPassword, verifyPassword, type ScryptCost } from "@/lib/auth/passwords";
 import {
   admitSignIn,
   clearSignInCounts,
@@ -61,16 +61,23 @@ function parseEmail(input: string): string {
   return email.data;
 }
 
-/** Creates an account with its audit record (by default a staff member's, made by the command line). */
+/**
+ * Creates an account with its audit record (by default a staff member's, made by the command line). `hashCost` is
+ * for the test harness's fixture accounts only (scripts/harness/fixtures.ts).
+ */
 export async function createStaff(
   emailInput: string,
   password: string,
-  { role = "staff", audit = COMMAND_LINE }: { role?: StaffRole; audit?: AuditContext } = {},
+  {
+    role = "staff",
+    audit = COMMAND_LINE,
+    hashCost,
+  }: { role?: StaffRole; audit?: AuditContext; hashCost?: ScryptCost } = {},
 ): Promise<StaffInfo> {
   const email = parseEmail(emailInput);
   if (await db().staff.findUnique({ where: { email }, select: { id: true } }))
     throw new Refusal("staff_exists", { message: `A staff account for ${email} already exists.` });
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, hashCost);
   try {
     return await db().$transaction(async (tx) => {
       const staff = await tx.staff.create({ data: { email, passwordHash, role }, select: staffColumns });

@@ -77,19 +77,26 @@ export function db(): Database {
   return holder.__animalStoreDatabase.client;
 }
 
+let swapped = false;
+
 /**
  * Runs `work` with `db()` answering for another database, then closes that client and puts the process's own back.
  * For the test harness, which makes its fixtures (a key, a staff account) with the tools' own store functions in the
- * test process instead of starting a tool; nothing else may use `db()` while `work` runs.
+ * test process instead of starting a tool. Nothing else may use `db()` while `work` runs, and `config()` still
+ * answers for the process's own database: store code that asks it for the provider (batch audit inserts, the
+ * staff row locks) would take the wrong one's SQL, so keep `work` to what the fixtures need. Not reentrant.
  */
 export async function withDatabase<T>(database: DatabaseConfig, work: () => Promise<T>): Promise<T> {
+  if (swapped) throw new Error("withDatabase is already running: it cannot be nested or run twice at once");
   const own = holder.__animalStoreDatabase;
   const opened = open(database);
+  swapped = true;
   holder.__animalStoreDatabase = opened;
   try {
     return await work();
   } finally {
     holder.__animalStoreDatabase = own;
+    swapped = false;
     await opened.client.$disconnect();
   }
 }

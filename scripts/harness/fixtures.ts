@@ -1,9 +1,8 @@
 import { COMMAND_LINE } from "@/lib/audit/record";
 import { createApiKey } from "@/lib/auth/api-keys";
-import { hashPassword } from "@/lib/auth/passwords";
 import { createStaff as createStaffAccount, type StaffRole } from "@/lib/auth/staff";
 import { databaseConfig } from "@/lib/config";
-import { db, withDatabase } from "@/lib/db/client";
+import { withDatabase } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 
 // The shared fixtures of the node:test files, an API key and a staff account on a test database, made in the test
@@ -25,7 +24,7 @@ export async function createKey(databaseUrl: string, name = "test"): Promise<str
   return withDatabase(database, async () => (await createApiKey(name, COMMAND_LINE)).key);
 }
 
-/** Creates a staff account as `npm run staff -- create <email> --role <role>` does, with a fixture's hash. */
+/** Creates a staff account as `npm run staff -- create <email> --role <role>` does, with a fixture's hash cost. */
 export async function createStaff(
   databaseUrl: string,
   email: string,
@@ -34,9 +33,5 @@ export async function createStaff(
 ): Promise<void> {
   const database = databaseConfig(databaseUrl);
   await migrate(database);
-  await withDatabase(database, async () => {
-    const staff = await createStaffAccount(email, password, { role });
-    const passwordHash = await hashPassword(password, FIXTURE_COST);
-    await db().staff.update({ where: { id: staff.id }, data: { passwordHash } });
-  });
+  await withDatabase(database, () => createStaffAccount(email, password, { role, hashCost: FIXTURE_COST }));
 }
