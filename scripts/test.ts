@@ -1,7 +1,8 @@
 // npm test — the static checks (Prettier's format check, ESLint), one production build shared by every suite, then
 // the unit and API tests (node:test, real HTTP against real SQLite and PostgreSQL), then the browser tests
-// (Playwright in Chromium). A failed check counts as a failure; the tests still run. All of it twice: on the Node
-// that runs this script, then under Node 26 in a copy of the working tree (scripts/harness/second-node.ts).
+// (Playwright in Chromium). A failed check counts as a failure; the tests still run. The build and the node:test
+// files twice: on the Node that runs this script, then under Node 26 in a copy of the working tree
+// (scripts/harness/second-node.ts), with the browser tests in that last pass (docs/decisions/013).
 // TEST_SECOND_NODE=off runs the first pass alone, TEST_SECOND_NODE=only the second alone (TEST_NODE24, its old
 // name, still works).
 import { spawn } from "node:child_process";
@@ -131,9 +132,19 @@ async function suite(secondPass: Promise<boolean> = Promise.resolve(false)): Pro
 }
 
 /**
- * The whole suite again under the second Node, as CI would run it: in the copy of the working tree that `prepared`
- * installed (better-sqlite3 built for that Node), `npm test` with the second pass off. Its totals come back in a
- * file. Required where CI is set or TEST_SECOND_NODE=only asks for it: there, a Node that cannot be had is a failure.
+ * Copies the browser tests' results from the second pass's folder (screenshots, and traces when PLAYWRIGHT_TRACE
+ * asks) into this tree's test-results/, before that folder is removed.
+ */
+function keepBrowserResults(copy: string): void {
+  const results = path.join(copy, "test-results");
+  if (fs.existsSync(results)) fs.cpSync(results, "test-results", { recursive: true });
+}
+
+/**
+ * The node:test files and the browser tests again under the second Node, as CI would run them: in the copy of the
+ * working tree that `prepared` installed (better-sqlite3 built for that Node), `npm test` with the second pass off.
+ * Its totals come back in a file. Required where CI is set or TEST_SECOND_NODE=only asks for it: there, a Node that
+ * cannot be had is a failure.
  */
 async function secondNodePass(prepared: Promise<SecondNode>): Promise<Counts & { note: string }> {
   const required = Boolean(process.env.CI) || mode === "only";
@@ -159,12 +170,14 @@ async function secondNodePass(prepared: Promise<SecondNode>): Promise<Counts & {
   try {
     console.log(`\n▶ npm test under Node ${SECOND_NODE_VERSION}, in ${second.copy}`);
     const since = performance.now();
+    secondPassRunning = true;
     const status = await npmUnder(second.packageDir, second.copy, ["test"], {
       ...env,
       TEST_SECOND_NODE: "off",
       TEST_CHECKS: "off",
       TEST_COUNTS_FILE: counts,
-    });
+    }).finally(() => (secondPassRunning = false));
+    keepBrowserResults(second.copy);
     const tests = seconds(since);
     console.log(`◀ npm test under Node ${SECOND_NODE_VERSION}: ${status === 0 ? "ok" : "FAILED"} in ${tests}`);
     const note = `npm install ${install}, npm test ${tests}`;
@@ -184,6 +197,15 @@ const mode = process.env.TEST_SECOND_NODE || process.env.TEST_NODE24 || "on";
 if (!["on", "off", "only"].includes(mode)) {
   console.error(`TEST_SECOND_NODE (or TEST_NODE24) is on (the default), off or only, not "${mode}"`);
   process.exit(2);
+}
+
+// An interrupt or a termination ends this run, with its exit handlers (the second pass's folder, its install), except
+// while the second pass's npm test runs: npmUnder passes it on to that process group and reports how it ended.
+let secondPassRunning = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.on(signal, () => {
+    if (!secondPassRunning) process.exit(128 + os.constants.signals[signal]);
+  });
 }
 
 // The second Node's install starts first and runs beside the first pass's checks and build; its failure is

@@ -1,8 +1,8 @@
-// The second pass of `npm test`: the whole suite again under a newer Node than the machines have (Node 26 LTS
-// today). It comes from the npm registry (the package node-<platform>-<arch> ships the binary and its headers),
-// installed once into the user's cache folder, outside the project. The pass runs in a copy of the working tree with
-// its own `npm install`: a native module (better-sqlite3) built for Node 20 cannot be loaded by Node 26, nor the
-// reverse.
+// The second pass of `npm test`: the node:test files again under a newer Node than the machines have (Node 26 LTS
+// today), then the browser tests. That Node comes from the npm registry (the package node-<platform>-<arch> ships
+// the binary and its headers), installed once into the user's cache folder, outside the project. The pass runs in
+// a copy of the working tree with its own `npm install`: a native module (better-sqlite3) built for Node 20 cannot
+// be loaded by Node 26, nor the reverse.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -100,27 +100,45 @@ export async function installSecondNode(log: string): Promise<string> {
 /** The second pass made ready: its Node, and a copy of the working tree with that Node's `npm install` done. */
 export type SecondNode = { packageDir: string; copy: string; scratch: string; log: string; installSeconds: number };
 
+/** The end of a log, for an error message. */
+function tailOf(log: string): string {
+  const text = fs.existsSync(log) ? fs.readFileSync(log, "utf8") : "";
+  return text.trimEnd().split("\n").slice(-40).join("\n");
+}
+
 /**
  * Installs the second Node, copies the working tree into a scratch folder and runs `npm install` there under that
  * Node, all output in the scratch folder's prepare.log. `npm test` starts this before the first pass's checks and
- * build, which leave a core idle most of the time: better-sqlite3's compile for the second Node fills it. Rejects
- * with the log's path in the message when a step fails.
+ * build, which leave a core idle most of the time: better-sqlite3's compile for the second Node fills it. The
+ * folder is removed when this process exits, however it exits; when a step fails, at once, and the rejection's
+ * message carries the end of the log.
  */
 export async function prepareSecondNode(root: string, env: NodeJS.ProcessEnv): Promise<SecondNode> {
   const since = performance.now();
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-second-node-"));
+  process.on("exit", () => {
+    try {
+      // Retried: the install, just told to end (npmUnder), may still be writing into it.
+      fs.rmSync(scratch, { recursive: true, force: true, maxRetries: 20, retryDelay: 50 });
+    } catch (error) {
+      console.error(`could not remove ${scratch}: ${String(error)}`);
+    }
+  });
   const copy = path.join(scratch, "project");
   const log = path.join(scratch, "prepare.log");
   fs.writeFileSync(log, "");
-  const packageDir = await installSecondNode(log);
-  copyWorkingTree(root, copy);
-  fs.appendFileSync(log, `npm install under Node ${SECOND_NODE_VERSION}, in ${copy}\n`);
-  const installed = await npmUnder(packageDir, copy, ["install"], env, log);
-  if (installed !== 0) {
-    const tail = fs.readFileSync(log, "utf8").trimEnd().split("\n").slice(-40).join("\n");
-    throw new Error(`npm install under Node ${SECOND_NODE_VERSION} failed; the end of ${log}:\n${tail}`);
+  try {
+    const packageDir = await installSecondNode(log);
+    copyWorkingTree(root, copy);
+    fs.appendFileSync(log, `npm install under Node ${SECOND_NODE_VERSION}, in ${copy}\n`);
+    const installed = await npmUnder(packageDir, copy, ["install"], env, log);
+    if (installed !== 0) throw new Error(`npm install under Node ${SECOND_NODE_VERSION} exited with ${installed}`);
+    return { packageDir, copy, scratch, log, installSeconds: (performance.now() - since) / 1000 };
+  } catch (error) {
+    const message = `${String(error)}; the end of its log:\n${tailOf(log)}`;
+    fs.rmSync(scratch, { recursive: true, force: true });
+    throw new Error(message);
   }
-  return { packageDir, copy, scratch, log, installSeconds: (performance.now() - since) / 1000 };
 }
 
 /**
@@ -149,7 +167,8 @@ export function copyWorkingTree(root: string, copy: string): void {
 /**
  * Runs `npm <args>` under the given Node in `cwd`, as its own process group: an interrupt or a termination of
  * this process reaches the whole tree (servers, browsers) and is then passed on. Its output goes to this
- * process's, or is appended to the file `log`. Resolves to the exit status.
+ * process's, or is appended to the file `log`: then it runs in the background of other work, and the group is also
+ * ended when this process exits. Resolves to the exit status.
  */
 export function npmUnder(
   packageDir: string,
@@ -170,15 +189,19 @@ export function npmUnder(
       npm_config_nodedir: packageDir, // node-gyp builds against this Node's headers, not the npmrc's
     },
   });
-  const forward = (signal: NodeJS.Signals) => {
+  const background = output !== undefined;
+  const signalGroup = (signal: NodeJS.Signals) => {
     try {
       if (child.pid) process.kill(-child.pid, signal);
     } catch {
       // the group has already exited
     }
   };
+  const forward = (signal: NodeJS.Signals) => signalGroup(signal);
+  const endGroup = () => signalGroup("SIGTERM");
   process.on("SIGINT", forward);
   process.on("SIGTERM", forward);
+  if (background) process.prependListener("exit", endGroup); // before the folder it works in is removed
   return new Promise((resolve) => {
     child.on("error", (error) => {
       console.error(error);
@@ -188,6 +211,7 @@ export function npmUnder(
       if (output !== undefined) fs.closeSync(output);
       process.off("SIGINT", forward);
       process.off("SIGTERM", forward);
+      process.off("exit", endGroup);
       resolve(status ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1));
     });
   });
