@@ -115,7 +115,7 @@ function derive(password: string, salt: Buffer, options: ScryptCost): Promise<Bu
 }
 
 /** A password's stored form; `cost` other than the default is for the test harness's fixture accounts only. */
-export async function hashPassword(password: string, cost: ScryptCost | undefined = STAFF_COST): Promise<string> {
+export async function hashPassword(password: string, cost: ScryptCost = STAFF_COST): Promise<string> {
   const salt = randomBytes(SALT_LENGTH);
   const key = await derive(password, salt, cost);
   return ["scrypt", cost.N, cost.r, cost.p, salt.toString("base64url"), key.toString("base64url")].join("$");

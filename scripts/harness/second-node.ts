@@ -63,7 +63,7 @@ function runLogged(command: string, args: string[], options: { cwd: string; env:
  * its npm output appended to `log`. Returns the package folder: `bin/node`, and `include/node` for node-gyp. Two runs
  * installing at once each install into their own staging folder; the first rename wins.
  */
-export async function installSecondNode(log: string): Promise<string> {
+async function installSecondNode(log: string): Promise<string> {
   const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
   const toolDir = path.join(cache, "animal-store-service", `node-${SECOND_NODE_VERSION}`);
   const name = `node-${process.platform}-${process.arch}`;
@@ -98,7 +98,7 @@ export async function installSecondNode(log: string): Promise<string> {
 }
 
 /** The second pass made ready: its Node, and a copy of the working tree with that Node's `npm install` done. */
-export type SecondNode = { packageDir: string; copy: string; scratch: string; log: string; installSeconds: number };
+export type SecondNode = { packageDir: string; copy: string; scratch: string; installSeconds: number };
 
 /** The end of a log, for an error message. */
 function tailOf(log: string): string {
@@ -133,7 +133,7 @@ export async function prepareSecondNode(root: string, env: NodeJS.ProcessEnv): P
     fs.appendFileSync(log, `npm install under Node ${SECOND_NODE_VERSION}, in ${copy}\n`);
     const installed = await npmUnder(packageDir, copy, ["install"], env, log);
     if (installed !== 0) throw new Error(`npm install under Node ${SECOND_NODE_VERSION} exited with ${installed}`);
-    return { packageDir, copy, scratch, log, installSeconds: (performance.now() - since) / 1000 };
+    return { packageDir, copy, scratch, installSeconds: (performance.now() - since) / 1000 };
   } catch (error) {
     const message = `${String(error)}; the end of its log:\n${tailOf(log)}`;
     fs.rmSync(scratch, { recursive: true, force: true });
@@ -146,7 +146,7 @@ export async function prepareSecondNode(root: string, env: NodeJS.ProcessEnv): P
  * included — into the folder `copy`. Ignored files (node_modules/, .next/, dist/, data/, the generated clients)
  * are not copied: the pass installs and builds its own.
  */
-export function copyWorkingTree(root: string, copy: string): void {
+function copyWorkingTree(root: string, copy: string): void {
   const listed = spawnSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], {
     cwd: root,
     encoding: "utf8",
@@ -197,10 +197,9 @@ export function npmUnder(
       // the group has already exited
     }
   };
-  const forward = (signal: NodeJS.Signals) => signalGroup(signal);
   const endGroup = () => signalGroup("SIGTERM");
-  process.on("SIGINT", forward);
-  process.on("SIGTERM", forward);
+  process.on("SIGINT", signalGroup);
+  process.on("SIGTERM", signalGroup);
   if (background) process.prependListener("exit", endGroup); // before the folder it works in is removed
   return new Promise((resolve) => {
     child.on("error", (error) => {
@@ -209,8 +208,8 @@ export function npmUnder(
     });
     child.on("close", (status, signal) => {
       if (output !== undefined) fs.closeSync(output);
-      process.off("SIGINT", forward);
-      process.off("SIGTERM", forward);
+      process.off("SIGINT", signalGroup);
+      process.off("SIGTERM", signalGroup);
       process.off("exit", endGroup);
       resolve(status ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1));
     });
