@@ -94,6 +94,18 @@ export const envSchema = z.object({
       "days the activity log keeps a record; `0` keeps every record; housekeeping deletes older " +
         "ones (see [Sizing the activity log](#sizing-the-activity-log))",
     ),
+  // How long a placed order holds its pet before it expires (lib/orders/store.ts).
+  ORDER_HOLD_SECONDS: z.coerce
+    .number({ error: "must be a whole number of seconds, from 1 to 31536000 (a year)" })
+    .int({ error: "must be a whole number of seconds, from 1 to 31536000 (a year)" })
+    .min(1, { error: "must be a whole number of seconds, from 1 to 31536000 (a year)" })
+    .max(31_536_000, { error: "must be a whole number of seconds, from 1 to 31536000 (a year)" })
+    .default(172_800)
+    .describe(
+      "seconds a placed order holds its pet (pending) before it expires and the pet is available again, " +
+        "unless it is approved, delivered or cancelled first; the default is two days. Every instance on one " +
+        "database must have the same value",
+    ),
   CORS_ORIGINS: commaList()
     .refine(
       (origins) => origins.every((origin) => origin === "*" || /^https?:\/\/[^/]+$/.test(origin)),

@@ -1,8 +1,10 @@
 import "server-only";
-import { COMMAND_LINE, THE_APP, type AuditContext } from "@/lib/audit/record";
+import { COMMAND_LINE, recordAudit, THE_APP, type AuditContext } from "@/lib/audit/record";
+import { config } from "@/lib/config";
 import type { Category } from "@/lib/categories/schema";
 import { nameMissingCategories } from "@/lib/categories/store";
 import type { Database, Transaction } from "@/lib/db/client";
+import type { OrderStatus } from "@/lib/orders/schema";
 import type { PetStatus } from "@/lib/pets/schema";
 
 // A believable demo catalogue for an empty database: a few dozen pets across six named categories and
@@ -49,10 +51,74 @@ export async function seedDemoCatalogue(database: Database, provider: "sqlite" |
     if ((await tx.pet.count()) > 0) return 0;
     const { count } = await tx.pet.createMany({ data: demoPets() });
     await recordEveryPet(tx, provider, "pet.created", THE_APP);
+    await seedDemoOrders(tx, THE_APP);
     // Only with the demo pets: a database that already has pets is never given names it did not ask for.
     await nameMissingCategories(tx, DEMO_CATEGORIES, THE_APP);
     return count;
   });
+}
+
+const CUSTOMERS = [
+  ["Ada Lovelace", "ada@example.com"],
+  ["Grace Hopper", undefined],
+  ["Alan Turing", "alan@example.com"],
+  ["Katherine Johnson", "katherine@example.com"],
+  ["Edsger Dijkstra", undefined],
+  ["Barbara Liskov", "barbara@example.com"],
+] as const;
+
+/**
+ * The demo store at work: every pending pet held by an open order (placed, or approved), every sold pet by a
+ * delivered one, and a few available pets with a cancelled or an expired order behind them, each order with its
+ * record. Placed orders hold their pets for ORDER_HOLD_SECONDS from now, as any order placed now would.
+ */
+async function seedDemoOrders(tx: Transaction, context: AuditContext): Promise<void> {
+  const pets = await tx.pet.findMany({ orderBy: { id: "asc" }, select: { id: true, name: true, status: true } });
+  const now = Date.now();
+  const hour = 3_600_000;
+  const hold = config().ORDER_HOLD_SECONDS * 1000;
+  let available = 0;
+  for (const [index, pet] of pets.entries()) {
+    const [customerName, customerEmail] = CUSTOMERS[index % CUSTOMERS.length];
+    const placedAt = new Date(now - (index + 1) * hour);
+    let data:
+      | { status: OrderStatus; expiresAt: Date; placedAt?: Date; approvedAt?: Date; deliveredAt?: Date }
+      | { status: OrderStatus; expiresAt: Date; placedAt?: Date; cancelledAt?: Date; expiredAt?: Date }
+      | undefined;
+    if (pet.status === "pending") {
+      const approved = index % 2 === 0;
+      data = approved
+        ? {
+            status: "approved",
+            approvedAt: new Date(placedAt.getTime() + hour / 2),
+            expiresAt: new Date(placedAt.getTime() + hold),
+          }
+        : { status: "placed", expiresAt: new Date(now + hold) };
+    } else if (pet.status === "sold") {
+      data = {
+        status: "delivered",
+        deliveredAt: new Date(placedAt.getTime() + hour / 2),
+        expiresAt: new Date(placedAt.getTime() + hold),
+      };
+    } else if (pet.status === "available" && available < 4) {
+      const cancelled = available++ % 2 === 0;
+      const expiresAt = new Date(placedAt.getTime() - hold); // placed long ago
+      data = cancelled
+        ? { status: "cancelled", cancelledAt: new Date(expiresAt.getTime() - hold / 2), expiresAt }
+        : { status: "expired", expiredAt: expiresAt, expiresAt };
+      data.placedAt = new Date(expiresAt.getTime() - hold);
+    }
+    if (!data) continue;
+    const order = await tx.order.create({
+      data: { placedAt, ...data, petId: pet.id, customerName, customerEmail: customerEmail ?? null },
+      select: { id: true, status: true },
+    });
+    await recordAudit(tx, context, {
+      action: "order.placed",
+      target: { type: "order", id: order.id, label: `${pet.name} to ${customerName}` },
+      details: { demo: true, status: order.status },
+    });
+  }
 }
 
 /**
@@ -88,8 +154,10 @@ export async function resetDemoCatalogue(database: Database, provider: "sqlite" 
     async (tx) => {
       await recordEveryPet(tx, provider, "pet.deleted", COMMAND_LINE);
       await tx.pet.deleteMany();
+      await tx.order.deleteMany(); // the demo's sales go with its pets (no record: a reset starts the demo over)
       const { count } = await tx.pet.createMany({ data: demoPets() });
       await recordEveryPet(tx, provider, "pet.created", COMMAND_LINE);
+      await seedDemoOrders(tx, COMMAND_LINE);
       await nameMissingCategories(tx, DEMO_CATEGORIES, COMMAND_LINE);
       return count;
     },

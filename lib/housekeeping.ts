@@ -4,6 +4,7 @@ import { config } from "@/lib/config";
 import { db, type Database } from "@/lib/db/client";
 import { signInThrottleCutoffs } from "@/lib/auth/sign-in-throttle";
 import { IDEMPOTENCY_TTL_MS } from "@/lib/idempotency";
+import { expireLapsedOrders } from "@/lib/orders/store";
 import { foldStatusCountDeltas } from "@/lib/pets/status-counts";
 import { oldestRateLimitWindowKept } from "@/lib/rate-limit";
 
@@ -35,6 +36,8 @@ export type HousekeepingReport = {
   auditEvents: Sweep;
   /** Deltas folded into the status counts; none on SQLite (0 batches), which keeps its counts directly. */
   petStatusCountDeltas: Sweep;
+  /** Placed orders whose hold ended, expired (a batch counted as one). */
+  expiredOrders: Sweep;
 };
 
 /** Runs `deleteBatch` (which deletes at most `batchSize` rows) until a batch deletes fewer. */
@@ -127,6 +130,9 @@ export async function runHousekeeping({
 
   const petStatusCountDeltas = await foldStatusCountDeltas(database, batchSize);
 
+  // Placed orders past their hold: expired, their pets available again (lib/orders/store.ts; requests do it too).
+  const expiredOrders = { rows: await expireLapsedOrders(now, database), batches: 1 };
+
   return {
     idempotencyRecords,
     rateLimitCounters,
@@ -135,5 +141,6 @@ export async function runHousekeeping({
     signInLocks,
     auditEvents,
     petStatusCountDeltas,
+    expiredOrders,
   };
 }

@@ -143,6 +143,7 @@ for (const provider of providers) {
         signInLocks: { rows: 0, batches: 1 },
         auditEvents: { rows: 0, batches: 0 },
         petStatusCountDeltas: { rows: 0, batches: provider === "postgresql" ? 1 : 0 },
+        expiredOrders: { rows: 0, batches: 1 },
       });
       assert.deepEqual(
         (await client.idempotencyRecord.findMany({ select: { key: true } })).map(({ key }) => key).sort(),
@@ -164,6 +165,7 @@ for (const provider of providers) {
         signInLocks: { rows: 0, batches: 1 },
         auditEvents: { rows: 0, batches: 0 },
         petStatusCountDeltas: { rows: 0, batches: provider === "postgresql" ? 1 : 0 },
+        expiredOrders: { rows: 0, batches: 1 },
       });
       console.log(`housekeeping ${provider}: ${2 * BACKLOG + SESSIONS_BACKLOG} rows in ${Math.round(elapsed)} ms`);
     });

@@ -244,6 +244,16 @@ export function summarise(record: Omit<ActivityRecord, "summary">): string {
         const after = membersOf(details.after).name ?? label;
         return `renamed the category ${quoted(before)} (#${shown(id)}) to ${quoted(after)}`;
       }
+      case "order.placed":
+        return `placed order #${shown(id)}: ${shown(label)}`;
+      case "order.approved":
+        return `approved order #${shown(id)}: ${shown(label)}`;
+      case "order.delivered":
+        return `delivered order #${shown(id)}: ${shown(label)}`;
+      case "order.cancelled":
+        return `cancelled order #${shown(id)}: ${shown(label)}`;
+      case "order.expired":
+        return `expired order #${shown(id)}, its hold over: ${shown(label)}`;
       default:
         return `${record.action} ${name}`;
     }

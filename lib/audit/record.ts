@@ -42,10 +42,15 @@ export const AUDIT_ACTIONS = [
   "staff.sign_in_failed",
   "category.created",
   "category.renamed",
+  "order.placed",
+  "order.approved",
+  "order.delivered",
+  "order.cancelled",
+  "order.expired",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-export type AuditTargetType = "pet" | "api_key" | "staff" | "category";
+export type AuditTargetType = "pet" | "api_key" | "staff" | "category" | "order";
 
 export type AuditEntry = {
   action: AuditAction;

@@ -107,12 +107,16 @@ export type TransactionBounds = { maxWait: number; timeout: number };
 // Above the pool's connectionTimeoutMillis: waiting for a connection gives up first, and is answered 503.
 const TRANSACTION_BOUNDS: TransactionBounds = { maxWait: 4000, timeout: 8000 };
 
-/** Runs `work` in one interactive transaction of `db()`: committed when it returns, rolled back when it throws. */
+/**
+ * Runs `work` in one interactive transaction of `database` (by default `db()`): committed when it returns, rolled
+ * back when it throws.
+ */
 export function transaction<T>(
   work: (tx: Transaction) => Promise<T>,
   bounds: TransactionBounds = TRANSACTION_BOUNDS,
+  database: Database = db(),
 ): Promise<T> {
-  return db().$transaction(work, bounds);
+  return database.$transaction(work, bounds);
 }
 
 /** The connection pool behind `db()` on PostgreSQL; undefined on SQLite (one connection) or before `db()`. */

@@ -51,3 +51,52 @@ export function conditionOf(
   }
   return tags;
 }
+
+// A resource's version as its ETag names it: pets and orders alike have the strong tag `"<id>.<version>"`.
+
+/** The strong ETag of a resource with this id and count of changes. */
+export function versionTag(id: bigint, version: number): string {
+  return `"${id}.${version}"`;
+}
+
+/**
+ * The versions of the resource with this id that entity-tags name: If-Match compares strongly (a weak tag names
+ * nothing), If-None-Match weakly. Tags of another resource, or not of this service's making, name nothing.
+ */
+function versionsNamed(tags: EntityTag[], id: bigint, { weakly }: { weakly: boolean }): number[] {
+  return tags.flatMap(({ weak, opaque }) => {
+    const match = /^([0-9]+)\.([1-9][0-9]{0,9})$/.exec(opaque);
+    return (weakly || !weak) && match && BigInt(match[1]) === id ? [Number(match[2])] : [];
+  });
+}
+
+/**
+ * A request's preconditions on the resource with this id (RFC 9110 §13.1): `ifMatch`, the versions If-Match
+ * accepts (undefined for any: no header, or `*`, since a resource that does not exist is a 404 either way,
+ * §13.2.1); `ifNoneMatch`, the versions If-None-Match refuses, or `*` for any.
+ */
+export function preconditionsOf(request: Request, id: bigint, options: { lenient?: boolean } = {}) {
+  const ifMatch = conditionOf(request, "If-Match", options);
+  const ifNoneMatch = conditionOf(request, "If-None-Match", options);
+  return {
+    ifMatch: ifMatch === undefined || ifMatch === "*" ? undefined : versionsNamed(ifMatch, id, { weakly: false }),
+    ifNoneMatch: ifNoneMatch === "*" ? ("*" as const) : ifNoneMatch && versionsNamed(ifNoneMatch, id, { weakly: true }),
+  };
+}
+
+/**
+ * What a conditional change expects of the resource's version: one of `among` (If-Match), and none of `notAmong`
+ * (If-None-Match). An absent member asks nothing.
+ */
+export type Expected = { among?: number[]; notAmong?: number[] };
+
+/** What a change asks of the version; `If-None-Match: *` (only if it does not exist) holds for none. */
+export function expectedOf(request: Request, id: bigint): Expected {
+  const { ifMatch, ifNoneMatch } = preconditionsOf(request, id);
+  return ifNoneMatch === "*" ? { among: [] } : { among: ifMatch, notAmong: ifNoneMatch };
+}
+
+/** Whether a version meets what a change expects of it. */
+export function meets(expected: Expected, version: number): boolean {
+  return (!expected.among || expected.among.includes(version)) && !expected.notAmong?.includes(version);
+}

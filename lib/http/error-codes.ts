@@ -8,7 +8,7 @@ export const errorCodes = {
   invalid_body: {
     status: 400,
     message: "The request body is invalid.",
-    when: "the body is JSON but not a valid NewPet or PetPatch (missing, wrong or unknown members)",
+    when: "the body is JSON but not a valid NewPet, PetPatch or NewOrder (missing, wrong or unknown members)",
   },
   invalid_json: {
     status: 400,
@@ -27,7 +27,7 @@ export const errorCodes = {
   invalid_path: {
     status: 400,
     message: "The path is invalid.",
-    when: "`petId` is not a positive decimal int64; a malformed request target",
+    when: "`petId` or `orderId` is not a positive decimal int64; a malformed request target",
   },
   invalid_header: {
     status: 400,
@@ -42,7 +42,7 @@ export const errorCodes = {
   not_found: {
     status: 404,
     message: "Nothing exists at this path.",
-    when: "no pet has that id; nothing exists at that path under `/v1`",
+    when: "no pet or order has that id; nothing exists at that path under `/v1`",
   },
   method_not_allowed: {
     status: 405,
@@ -58,7 +58,31 @@ export const errorCodes = {
     status: 412,
     message:
       "The pet has changed since it was read: If-Match does not match its current ETag. Read it again, then retry.",
-    when: "`If-Match` does not name the pet's current `ETag`: it changed meanwhile, and nothing was changed",
+    when: "`If-Match` does not name the pet's or order's current `ETag`: it changed meanwhile, and nothing was changed",
+  },
+  unknown_pet: {
+    status: 400,
+    message: "The petId names no pet of the catalogue: an order is for a pet that exists.",
+    when: "placeOrder: `petId` names no pet, or a deleted one (with `errors[]` naming `petId`)",
+  },
+  pet_not_available: {
+    status: 409,
+    message: "This pet is not available: only an available pet can be ordered.",
+    when: "placeOrder: the pet is pending, sold or without a status (the message says which); nothing changed",
+  },
+  order_status_conflict: {
+    status: 409,
+    message: "The order's status does not allow this change.",
+    when:
+      "approve, deliver or cancel of an order whose status does not allow it (approved twice, delivered or " +
+      "cancelled already, expired); the message names its current status, and nothing changed",
+  },
+  pet_on_hold: {
+    status: 409,
+    message: "An open order holds this pet: its status cannot change, nor can it be deleted, until the order ends.",
+    when:
+      "updatePet changing `status`, or deletePet, while a placed or approved order holds the pet (the message names " +
+      "the order); deliver, cancel or let the order expire first",
   },
   payload_too_large: {
     status: 413,

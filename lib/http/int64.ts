@@ -32,3 +32,13 @@ export const smallIntegerSchema = z.preprocess(
   (value) => (typeof value === "bigint" && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value),
   z.number().int(),
 );
+
+/** A positive int64 written in decimal, as a path parameter or a query parameter carries it: `label` names it. */
+export function positiveInt64Text(label: string) {
+  return z
+    .string()
+    .regex(/^[1-9][0-9]{0,18}$/, `${label} must be a positive integer`)
+    .transform((digits) => BigInt(digits))
+    .refine((id) => id <= INT64_MAX, `${label} must be at most ${INT64_MAX}`)
+    .meta({ type: "integer", format: "int64", minimum: 1 });
+}

@@ -81,3 +81,9 @@ export function pathParam<S extends z.ZodType>(
   if (!parsed.success) throw new Refusal("not_found", { message: notFound(raw) });
   return parsed.data;
 }
+
+/** The query of an operation that takes no parameters: any is refused, rather than silently ignored. */
+export const noQueryParameters = z.strictObject(
+  {},
+  { error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "invalid query") },
+);

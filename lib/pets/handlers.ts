@@ -1,6 +1,6 @@
 import "server-only";
 import { MERGE_PATCH_TYPES, readJsonBody } from "@/lib/http/body";
-import { conditionOf, type EntityTag } from "@/lib/http/conditional";
+import { expectedOf, preconditionsOf, versionTag } from "@/lib/http/conditional";
 import { json, jsonText, type HandlerContext, type Handler } from "@/lib/http/api-route";
 import { Refusal } from "@/lib/refusal";
 import { parseOrThrow, pathParam } from "@/lib/http/validation";
@@ -25,7 +25,6 @@ import {
   noSuchPet,
   restorePet,
   updatePet,
-  type Expected,
   type VersionedPet,
 } from "@/lib/pets/store";
 import type { AuditContext } from "@/lib/audit/record";
@@ -107,38 +106,7 @@ export const createPetHandler: Handler<ApiClient> = async ({ request, requestId,
 
 /** A pet's strong ETag: its id and the count of its changes, so it changes whenever the pet does. */
 export function petEtag({ pet, version }: VersionedPet): string {
-  return `"${pet.id}.${version}"`;
-}
-
-/**
- * The versions of this pet that entity-tags name: If-Match compares strongly (a weak tag names nothing),
- * If-None-Match weakly. Tags of other pets, or not of this service's making, name nothing.
- */
-function versionsNamed(tags: EntityTag[], id: bigint, { weakly }: { weakly: boolean }): number[] {
-  return tags.flatMap(({ weak, opaque }) => {
-    const match = /^([0-9]+)\.([1-9][0-9]{0,9})$/.exec(opaque);
-    return (weakly || !weak) && match && BigInt(match[1]) === id ? [Number(match[2])] : [];
-  });
-}
-
-/**
- * A request's preconditions on this pet (RFC 9110 §13.1): `ifMatch`, the versions If-Match accepts (undefined
- * for any: no header, or `*`, since a pet that does not exist is a 404 either way, §13.2.1); `ifNoneMatch`, the
- * versions If-None-Match refuses, or `*` for any.
- */
-function preconditionsOf(request: Request, id: bigint, options: { lenient?: boolean } = {}) {
-  const ifMatch = conditionOf(request, "If-Match", options);
-  const ifNoneMatch = conditionOf(request, "If-None-Match", options);
-  return {
-    ifMatch: ifMatch === undefined || ifMatch === "*" ? undefined : versionsNamed(ifMatch, id, { weakly: false }),
-    ifNoneMatch: ifNoneMatch === "*" ? ("*" as const) : ifNoneMatch && versionsNamed(ifNoneMatch, id, { weakly: true }),
-  };
-}
-
-/** What a change asks of the pet's version; `If-None-Match: *` (only if it does not exist) holds for no pet. */
-function expectedOf(request: Request, id: bigint): Expected {
-  const { ifMatch, ifNoneMatch } = preconditionsOf(request, id);
-  return ifNoneMatch === "*" ? { among: [] } : { among: ifMatch, notAmong: ifNoneMatch };
+  return versionTag(pet.id, version);
 }
 
 function petAnswer(found: VersionedPet): Response {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { INT64_MAX, int64Schema, smallIntegerSchema } from "@/lib/http/int64";
+import { int64Schema, positiveInt64Text, smallIntegerSchema } from "@/lib/http/int64";
 import { hasVisibleCharacter, NOT_ONLY_INVISIBLE } from "@/lib/visible-text";
 
 // The pet resource's one set of rules. The /v1 handlers validate with these, the admin form validates
@@ -206,12 +206,12 @@ export const petCountsAnswerSchema = z.object({
   exact: z.boolean(),
 }) satisfies z.ZodType<PetCounts, unknown>;
 
-export const petIdSchema = z
-  .string()
-  .regex(/^[1-9][0-9]{0,18}$/, "petId must be a positive integer")
-  .transform((digits) => BigInt(digits))
-  .refine((id) => id <= INT64_MAX, "petId must be at most 9223372036854775807")
-  .meta({ type: "integer", format: "int64", minimum: 1, description: "Identifier of the pet." });
+export const petIdSchema = positiveInt64Text("petId").meta({
+  type: "integer",
+  format: "int64",
+  minimum: 1,
+  description: "Identifier of the pet.",
+});
 
 /** exportPets' query: listPets' filters and order, without paging (the export is every pet of the view). */
 export const exportPetsQuerySchema = listPetsQuerySchema.pick({ status: true, q: true, sort: true });

@@ -3,7 +3,9 @@ import { recordAudit, recordAudits, type AuditContext } from "@/lib/audit/record
 import { config } from "@/lib/config";
 import { db, transaction, type Transaction } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
+import { openOrderOf, petOnHold } from "@/lib/orders/store";
 import { readStatusCounts } from "@/lib/pets/status-counts";
+import { meets, type Expected } from "@/lib/http/conditional";
 import { Refusal } from "@/lib/refusal";
 import { parseJson } from "@/lib/http/json";
 import {
@@ -343,16 +345,6 @@ export async function findPet(id: bigint, tx: Transaction = db()): Promise<Versi
   return row ? toVersioned(row) : undefined;
 }
 
-/**
- * What a conditional change expects of the pet's version: one of `among` (If-Match), and none of `notAmong`
- * (If-None-Match). An absent member asks nothing.
- */
-export type Expected = { among?: number[]; notAmong?: number[] };
-
-function meets(expected: Expected, version: number): boolean {
-  return (!expected.among || expected.among.includes(version)) && !expected.notAmong?.includes(version);
-}
-
 /** The 404 of a pet that is not in the catalogue. */
 export function noSuchPet(id: bigint): Refusal {
   return new Refusal("not_found", { message: `No pet has id ${id}.` });
@@ -404,7 +396,11 @@ export async function updatePet(
     if (patch.name !== undefined && patch.name !== current.pet.name) data.name = patch.name;
     if (patch.categoryId !== undefined && patch.categoryId !== current.pet.categoryId)
       data.categoryId = patch.categoryId;
-    if (patch.status !== undefined && patch.status !== (current.pet.status ?? null)) data.status = patch.status;
+    if (patch.status !== undefined && patch.status !== (current.pet.status ?? null)) {
+      const order = await openOrderOf(id, tx);
+      if (order) throw petOnHold(id, order.id, "its status cannot change");
+      data.status = patch.status;
+    }
     if (Object.keys(data).length === 0) return current;
     const row = await tx.pet.update({
       where: { id, version: current.version },
@@ -429,6 +425,8 @@ export async function updatePet(
 export async function deletePet(id: bigint, expected: Expected, audit: AuditContext, tx?: Transaction): Promise<void> {
   const apply = async (tx: Transaction): Promise<void> => {
     const current = await heldPet(id, expected, tx);
+    const order = await openOrderOf(id, tx);
+    if (order) throw petOnHold(id, order.id, "it cannot be deleted");
     await tx.pet.delete({ where: { id, version: current.version }, select: { id: true } });
     await recordAudit(tx, audit, {
       action: "pet.deleted",

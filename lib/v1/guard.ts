@@ -7,6 +7,7 @@ import { clientAddress } from "@/lib/http/forwarded";
 import { Refusal } from "@/lib/refusal";
 import { consumeRateLimit, rateLimitHeaders, rateLimitPolicyHeader, type RateLimitState } from "@/lib/rate-limit";
 import { applyCors } from "@/lib/v1/cors";
+import { settleExpiredHolds } from "@/lib/orders/store";
 
 // How /v1 identifies its callers: a bearer API key, checked before anything else, then the key's rate
 // limit. The admin app's in-process forwards name its key by id instead, and are limited per staff
@@ -65,8 +66,10 @@ export const v1Guard: Guard<ApiClient> = {
   },
   async admit(caller) {
     // What the admin app forwards counts against the staff member's own bucket, not the app's key as a whole.
+    // Then, before any work: no placed order is ever read past its hold (lib/orders/store.ts); free per request
+    // until a hold can have lapsed.
     const { actingStaff } = caller;
-    if (caller.counted) return;
+    if (caller.counted) return settleExpiredHolds();
     const limits = await consumeRateLimit(caller.apiKey.id, actingStaff ? `staff:${actingStaff.id}` : "");
     caller.limits = limits;
     if (limits && !limits.allowed) {
@@ -77,6 +80,7 @@ export const v1Guard: Guard<ApiClient> = {
         headers: { "Retry-After": String(limits.resetSeconds) },
       });
     }
+    await settleExpiredHolds();
   },
   logFields: ({ apiKey, actingStaff }) => ({
     apiKeyId: apiKey.id,

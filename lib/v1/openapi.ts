@@ -7,6 +7,7 @@ import { errorCodes, type ErrorCode } from "@/lib/http/error-codes";
 import { errorBodySchema } from "@/lib/http/errors";
 import type { Deprecation } from "@/lib/http/deprecation";
 import { categorySchema } from "@/lib/categories/schema";
+import { inventorySchema, newOrderSchema, orderCountsSchema, orderSchema } from "@/lib/orders/schema";
 import {
   newPetSchema,
   petCountsSchema,
@@ -24,7 +25,7 @@ import {
 /** The OpenAPI facts of one operation; the route table gives them beside the handler. */
 export type OperationDocument = {
   /** The document's tag for the operation: "pets" unless given. */
-  tag?: "pets" | "categories";
+  tag?: "pets" | "categories" | "store";
   summary: string;
   description: string;
   /** The query string's schema: each member is one parameter. */
@@ -57,6 +58,10 @@ for (const schema of [
   petSchema,
   petCountsSchema,
   categorySchema,
+  newOrderSchema,
+  orderSchema,
+  orderCountsSchema,
+  inventorySchema,
   errorBodySchema,
 ]) {
   registry.add(schema, { id: schema.meta()!.id! });
@@ -211,7 +216,9 @@ function buildDocument({ API_PRODUCTION_URL, API_STAGING_URL }: Config, operatio
     info: {
       title: "Animal Store Service",
       version: "1.0.0",
-      summary: "The store's animal catalogue: list, search, add, change and remove pets; read the category names.",
+      summary:
+        "The store's animal catalogue and its sales: list, search, add, change and remove pets; read the category " +
+        "names; place, approve, deliver and cancel orders.",
       description: [
         "JSON over HTTP with bearer API keys. Every error is an `Error` body whose `status` repeats the HTTP status; " +
           "400s about the body also name each offending member in `errors`.",
@@ -221,8 +228,9 @@ function buildDocument({ API_PRODUCTION_URL, API_STAGING_URL }: Config, operatio
         "- **Paging**: lists are in ascending id order unless `sort` asks for another. When more pets follow, " +
           'the response has a `Link: <…>; rel="next"` header (RFC 8288) whose URL carries an opaque `cursor`; ' +
           "the body stays a bare array.",
-        "- **Statuses**: any status may follow any other (available, pending, sold, or none); there is no " +
-          "enforced order of transitions.",
+        "- **Statuses**: updatePet may set any status after any other (available, pending, sold, or none), " +
+          "except while an open order holds the pet (409 `pet_on_hold`): orders move it from available to " +
+          "pending (placeOrder) and to sold (deliverOrder) or back to available (cancelOrder, or the hold expiring).",
         "- **Concurrency**: every single-pet response carries a strong `ETag`; updatePet and deletePet honour " +
           "`If-Match` (412 `precondition_failed` when stale), getPet honours `If-None-Match` (304).",
         `- **Bodies**: \`application/json\` only (else 415), at most ${BODY_LIMIT_BYTES / 1024} KiB (else 413), ` +
@@ -241,6 +249,10 @@ function buildDocument({ API_PRODUCTION_URL, API_STAGING_URL }: Config, operatio
     tags: [
       { name: "pets", description: "The animals of the catalogue." },
       { name: "categories", description: "The names of the categoryIds pets carry (read-only here)." },
+      {
+        name: "store",
+        description: "Sales: orders that hold a pet (pending) and sell it (sold), and the inventory by status.",
+      },
     ],
     paths,
     components: {

@@ -34,6 +34,24 @@ import {
 } from "@/lib/v1/openapi";
 import type { ApiClient } from "@/lib/v1/guard";
 import { exportPetsHandler } from "@/lib/pets/export";
+import {
+  approveOrderHandler,
+  cancelOrderHandler,
+  countOrdersHandler,
+  deliverOrderHandler,
+  getInventoryHandler,
+  getOrderHandler,
+  listOrdersHandler,
+  placeOrderHandler,
+} from "@/lib/orders/handlers";
+import {
+  inventorySchema,
+  listOrdersQuerySchema,
+  newOrderSchema,
+  orderCountsSchema,
+  orderIdSchema,
+  orderSchema,
+} from "@/lib/orders/schema";
 
 // The /v1 route table: every operation of the API, declared once — method, path, handler, and the
 // facts its OpenAPI document gives. Next serves these through the route files under app/v1 (each
@@ -86,6 +104,30 @@ const preconditionFailed = errorAnswer(["precondition_failed"], {
     "Read the pet again (its current values and ETag), then decide whether to apply the change again.",
 });
 const petPath = { petId: petIdSchema };
+const orderPath = { orderId: orderIdSchema };
+const idempotencyKeyHeader = {
+  name: "Idempotency-Key",
+  description:
+    "1 to 255 visible ASCII characters (a UUID, say), scoped to the API key and kept 24 hours; quoted or not.",
+  schema: { type: "string", minLength: 1, maxLength: 255 },
+};
+const idempotentReplayedHeader = {
+  description: "`true` when this is the stored answer to an earlier request with the same Idempotency-Key.",
+  schema: { type: "string" },
+};
+const orderEtagHeader = {
+  description:
+    'The order\'s strong entity-tag (`"<id>.<version>"`, to be treated as opaque): it changes whenever the order ' +
+    "changes. Send it back as `If-Match` to change the order only if nobody changed it meanwhile.",
+  schema: { type: "string" },
+};
+const orderIfMatchHeader = {
+  name: "If-Match",
+  description:
+    "Optional. Apply the change only while the order's ETag is one of these (or `*`); otherwise 412 " +
+    "`precondition_failed` and nothing changes.",
+  schema: { type: "string" },
+};
 
 export const v1Operations: readonly V1Operation[] = [
   {
@@ -193,14 +235,7 @@ export const v1Operations: readonly V1Operation[] = [
       description:
         "Send an `Idempotency-Key` to retry safely: the same key with the same body within 24 hours replays " +
         "the first answer (with `Idempotent-Replayed: true`) instead of adding a second pet.",
-      headers: [
-        {
-          name: "Idempotency-Key",
-          description:
-            "1 to 255 visible ASCII characters (a UUID, say), scoped to the API key and kept 24 hours; quoted or not.",
-          schema: { type: "string", minLength: 1, maxLength: 255 },
-        },
-      ],
+      headers: [idempotencyKeyHeader],
       body: newPetSchema,
       responses: {
         "201": {
@@ -208,10 +243,7 @@ export const v1Operations: readonly V1Operation[] = [
           headers: {
             Location: { description: "/v1/pets/{id} of the new pet.", schema: { type: "string" } },
             ETag: etagHeader,
-            "Idempotent-Replayed": {
-              description: "`true` when this is the stored answer to an earlier request with the same Idempotency-Key.",
-              schema: { type: "string" },
-            },
+            "Idempotent-Replayed": idempotentReplayedHeader,
             "X-Request-Id": requestIdHeader,
             ...rateLimitHeaders,
           },
@@ -346,6 +378,206 @@ export const v1Operations: readonly V1Operation[] = [
           description: "The named categories (a bare array; `[]` when none).",
           headers: { "X-Request-Id": requestIdHeader, ...rateLimitHeaders },
           content: { "application/json": { schema: { type: "array", items: ref(categorySchema) } } },
+        },
+        "400": errorAnswer(["invalid_query"]),
+        ...commonErrors,
+      },
+    },
+  },
+  {
+    method: "POST",
+    path: "/v1/store/orders",
+    operationId: "placeOrder",
+    handler: placeOrderHandler,
+    openapi: {
+      tag: "store",
+      summary: "Place an order",
+      description:
+        "Sells an `available` pet to a customer: in one transaction the order is placed and the pet becomes " +
+        "`pending`, held for the customer until the order's `expiresAt` (`ORDER_HOLD_SECONDS` after placing, two " +
+        "days by default), when a placed order expires and its pet is `available` again. Of any number of " +
+        "concurrent orders for one pet exactly one is placed; the others are 409 `pet_not_available`. While the " +
+        "order is open (placed or approved) the pet's status cannot be changed and the pet cannot be deleted " +
+        "(409 `pet_on_hold`). `Idempotency-Key` works as on createPet.",
+      headers: [idempotencyKeyHeader],
+      body: newOrderSchema,
+      responses: {
+        "201": {
+          description: "The order as placed.",
+          headers: {
+            Location: { description: "/v1/store/orders/{id} of the new order.", schema: { type: "string" } },
+            ETag: orderEtagHeader,
+            "Idempotent-Replayed": idempotentReplayedHeader,
+            "X-Request-Id": requestIdHeader,
+            ...rateLimitHeaders,
+          },
+          content: { "application/json": { schema: ref(orderSchema) } },
+        },
+        "400": errorAnswer(["invalid_body", "invalid_json", "invalid_header", "unknown_pet"]),
+        "409": errorAnswer(["pet_not_available", "idempotency_key_in_progress"]),
+        "413": errorAnswer(["payload_too_large"]),
+        "415": errorAnswer(["unsupported_media_type"]),
+        "422": errorAnswer(["idempotency_key_reused"]),
+        ...commonErrors,
+      },
+    },
+  },
+  {
+    method: "GET",
+    path: "/v1/store/orders",
+    operationId: "listOrders",
+    handler: listOrdersHandler,
+    openapi: {
+      tag: "store",
+      summary: "List orders",
+      description:
+        "A page of orders, in ascending id order (oldest first) unless `sort=-id` asks for newest first, " +
+        "optionally only those of one status, of one pet, and whose customer name contains `q`. Follow the " +
+        '`Link` rel="next" header for the next page, exactly as for listPets.',
+      query: listOrdersQuerySchema,
+      responses: {
+        "200": {
+          description: "A page of orders (a bare array; `[]` when none).",
+          headers: {
+            Link: {
+              description: 'Present when more orders follow: `</v1/store/orders?limit=…&cursor=…>; rel="next"`.',
+              schema: { type: "string" },
+            },
+            "X-Request-Id": requestIdHeader,
+            ...rateLimitHeaders,
+          },
+          content: { "application/json": { schema: { type: "array", items: ref(orderSchema) } } },
+        },
+        "400": errorAnswer(["invalid_query"]),
+        ...commonErrors,
+      },
+    },
+  },
+  {
+    method: "GET",
+    path: "/v1/store/orders/counts",
+    operationId: "countOrders",
+    handler: countOrdersHandler,
+    openapi: {
+      tag: "store",
+      summary: "Count orders",
+      description: "How many orders there are, in all and by status. No parameters; any is refused.",
+      responses: {
+        "200": {
+          description: "The counts.",
+          headers: { "X-Request-Id": requestIdHeader, ...rateLimitHeaders },
+          content: { "application/json": { schema: ref(orderCountsSchema) } },
+        },
+        "400": errorAnswer(["invalid_query"]),
+        ...commonErrors,
+      },
+    },
+  },
+  {
+    method: "GET",
+    path: "/v1/store/orders/{orderId}",
+    operationId: "getOrder",
+    handler: getOrderHandler,
+    openapi: {
+      tag: "store",
+      summary: "Get an order",
+      description:
+        "The order with its `ETag`; with `If-None-Match` naming the current one, 304 without a body. A placed " +
+        "order is never shown past its `expiresAt`: it is expired first.",
+      path: orderPath,
+      headers: [
+        {
+          name: "If-None-Match",
+          description: "Optional: ETags the client already holds; when one is current, 304 Not Modified.",
+          schema: { type: "string" },
+        },
+      ],
+      responses: {
+        "200": {
+          description: "The order.",
+          headers: { ETag: orderEtagHeader, "X-Request-Id": requestIdHeader, ...rateLimitHeaders },
+          content: { "application/json": { schema: ref(orderSchema) } },
+        },
+        "304": { description: "The order is unchanged.", headers: { ETag: orderEtagHeader } },
+        "400": errorAnswer(["invalid_path"]),
+        "404": errorAnswer(["not_found"]),
+        ...commonErrors,
+      },
+    },
+  },
+  ...(
+    [
+      [
+        "approve",
+        "approveOrder",
+        approveOrderHandler,
+        "Approve an order",
+        "placed → approved. An approved order no longer expires.",
+      ],
+      [
+        "deliver",
+        "deliverOrder",
+        deliverOrderHandler,
+        "Deliver an order",
+        "placed or approved → delivered, and the pet becomes `sold`.",
+      ],
+      [
+        "cancel",
+        "cancelOrder",
+        cancelOrderHandler,
+        "Cancel an order",
+        "placed or approved → cancelled, and the pet becomes `available` again, orderable at once.",
+      ],
+    ] as const
+  ).map(([verb, operationId, handler, summary, move]): V1Operation => ({
+    method: "POST",
+    path: `/v1/store/orders/{orderId}/${verb}`,
+    operationId,
+    handler,
+    openapi: {
+      tag: "store",
+      summary,
+      description:
+        `${move} No body. Any other move (approving twice, delivering a cancelled order, cancelling a ` +
+        "delivered one, touching an expired one) is 409 `order_status_conflict`, naming the order's status, and " +
+        "nothing changes. Send `If-Match` with the order's ETag so that a colleague's change made meanwhile is " +
+        "never overtaken (412 instead). Of two concurrent changes of one order exactly one applies.",
+      path: orderPath,
+      headers: [orderIfMatchHeader],
+      responses: {
+        "200": {
+          description: "The order as it is now.",
+          headers: { ETag: orderEtagHeader, "X-Request-Id": requestIdHeader, ...rateLimitHeaders },
+          content: { "application/json": { schema: ref(orderSchema) } },
+        },
+        "400": errorAnswer(["invalid_path", "invalid_header"]),
+        "404": errorAnswer(["not_found"]),
+        "409": errorAnswer(["order_status_conflict"]),
+        "412": errorAnswer(["precondition_failed"], {
+          description:
+            "`precondition_failed`: the order changed since the ETag in `If-Match` was read; nothing changed.",
+        }),
+        ...commonErrors,
+      },
+    },
+  })),
+  {
+    method: "GET",
+    path: "/v1/store/inventory",
+    operationId: "getInventory",
+    handler: getInventoryHandler,
+    openapi: {
+      tag: "store",
+      summary: "Count pets by status",
+      description:
+        "How many pets are available, pending and sold: exact, from the counts the catalogue keeps in every " +
+        "change's transaction (one read, however many pets). Pets without a status are not counted here (see " +
+        "countPets). No parameters; any is refused.",
+      responses: {
+        "200": {
+          description: "The counts.",
+          headers: { "X-Request-Id": requestIdHeader, ...rateLimitHeaders },
+          content: { "application/json": { schema: ref(inventorySchema) } },
         },
         "400": errorAnswer(["invalid_query"]),
         ...commonErrors,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import http from "node:http";
 import net from "node:net";
-import { parseJson } from "@/lib/http/json";
+import { parseJson, stringifyJson } from "@/lib/http/json";
 
 export type Reply = { status: number; headers: Headers; text: string; body: any };
 
@@ -16,7 +16,7 @@ export async function call(
   if (options.key) headers.Authorization = `Bearer ${options.key}`;
   let body: string | undefined;
   if (options.body !== undefined) {
-    body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+    body = typeof options.body === "string" ? options.body : stringifyJson(options.body); // bigints as digits
     headers["Content-Type"] ??= "application/json";
   }
   const response = await fetch(new URL(path, baseUrl), { method, headers, body, redirect: "manual" });
