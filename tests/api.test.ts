@@ -514,7 +514,7 @@ for (const provider of providers) {
           });
         }
 
-        const unknownPaths = ["/v1", "/v1/cats", "/v1/pets/1/owner", "/v1/store/orders"];
+        const unknownPaths = ["/v1", "/v1/cats", "/v1/pets/1/owner", "/v1/store", "/v1/store/orders/1/refund"];
         // Next's router redirects a trailing slash first
         if (entry === "custom") unknownPaths.push("/v1/", "/v1/pets/");
         for (const path of unknownPaths) {
@@ -576,8 +576,23 @@ for (const provider of providers) {
             "/pets/counts",
             "/pets/export",
             "/pets/{petId}",
+            "/store/inventory",
+            "/store/orders",
+            "/store/orders/counts",
+            "/store/orders/{orderId}",
+            "/store/orders/{orderId}/approve",
+            "/store/orders/{orderId}/cancel",
+            "/store/orders/{orderId}/deliver",
           ]);
           assert.equal(document.paths["/pets/{petId}"].get.deprecated, true);
+          assert.deepEqual(document.components.schemas.OrderStatus.enum, [
+            "placed",
+            "approved",
+            "delivered",
+            "cancelled",
+            "expired",
+          ]);
+          assert.deepEqual(document.components.schemas.NewOrder.required, ["petId", "customerName"]);
           assert.deepEqual(document.components.schemas.PetStatus.enum, ["available", "pending", "sold"]);
           assert.deepEqual(document.components.schemas.NewPet.required, ["name", "categoryId"]);
           const limit = document.paths["/pets"].get.parameters.find(

@@ -179,6 +179,26 @@ describe("summaries", () => {
       },
       'ana@animal-store.example renamed the category "Dogs" (#1) to "Hounds"',
     ],
+    ...(
+      [
+        ["order.placed", "placed"],
+        ["order.approved", "approved"],
+        ["order.delivered", "delivered"],
+        ["order.cancelled", "cancelled"],
+      ] as const
+    ).map(([action, verb]): [string, Partial<Omit<StoredRecord, "summary">>, string] => [
+      action,
+      { target: { type: "order", id: "12", label: "Biscuit to Ada Lovelace" } },
+      `ana@animal-store.example ${verb} order #12: Biscuit to Ada Lovelace`,
+    ]),
+    [
+      "order.expired",
+      {
+        actor: { type: "system", id: null, label: "the app" },
+        target: { type: "order", id: "12", label: "Biscuit to Ada Lovelace" },
+      },
+      "the app expired order #12, its hold over: Biscuit to Ada Lovelace",
+    ],
   ];
 
   test("every action has its sentence", () => {

@@ -45,6 +45,11 @@ const actionLabels: Record<string, string> = {
   "staff.sign_in_failed": "Failed sign-in",
   "category.created": "Category added",
   "category.renamed": "Category renamed",
+  "order.placed": "Order placed",
+  "order.approved": "Order approved",
+  "order.delivered": "Order delivered",
+  "order.cancelled": "Order cancelled",
+  "order.expired": "Order expired",
 };
 
 function hrefOf(query: URLSearchParams): string {
@@ -113,7 +118,9 @@ export function ActivityLog({ actors, actions }: { actors: ActorOption[]; action
           Export CSV{filtered ? " of these records" : ""}
         </a>
       </div>
-      <p className="mt-1 text-sm text-slate-600">Every change to pets, API keys and staff accounts, newest first.</p>
+      <p className="mt-1 text-sm text-slate-600">
+        Every change to pets, orders, categories, API keys and staff accounts, newest first.
+      </p>
 
       <FilterForm key={filters.toString()} actors={actors} actions={actions} filters={filters} onApply={go} />
 

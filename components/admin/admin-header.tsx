@@ -5,15 +5,16 @@ import { DraftOwner } from "@/components/admin/session-ended";
 import type { SignedInStaff } from "@/lib/auth/staff";
 import { requestTheme } from "@/lib/theme-server";
 
-// The header of every admin page: the app's name, the sections this staff member may open (everyone the Catalogue
-// and Categories; admins API keys, Staff and Activity as well; the server checks the role on each of those pages
+// The header of every admin page: the app's name, the sections this staff member may open (everyone the Catalogue,
+// Orders and Categories; admins API keys, Staff and Activity as well; the server checks the role on each of those pages
 // and endpoints regardless), who is signed in, the colour theme and sign-out. `current` marks the section shown,
 // for screen readers too (aria-current).
 
-export type AdminSection = "catalogue" | "categories" | "activity" | "keys" | "staff";
+export type AdminSection = "catalogue" | "orders" | "categories" | "activity" | "keys" | "staff";
 
 const sections: { id: AdminSection; href: string; label: string; adminOnly: boolean }[] = [
   { id: "catalogue", href: "/admin", label: "Catalogue", adminOnly: false },
+  { id: "orders", href: "/admin/orders", label: "Orders", adminOnly: false },
   { id: "categories", href: "/admin/categories", label: "Categories", adminOnly: false },
   { id: "activity", href: "/admin/activity", label: "Activity", adminOnly: true },
   { id: "keys", href: "/admin/keys", label: "API keys", adminOnly: true },

@@ -5,6 +5,7 @@ import { ViewLink } from "@/components/admin/catalogue-navigation";
 import { CategoryName } from "@/components/admin/category-name";
 import { RequestId } from "@/components/admin/form-fields";
 import { PetHistory } from "@/components/admin/pet-history";
+import { holdReason, PetOrder, useOpenOrder } from "@/components/admin/pet-order";
 import { EditPetForm } from "@/components/admin/pet-edit-form";
 import { StatusBadge } from "@/components/admin/status-badge";
 import { isGone, type PetChange } from "@/components/admin/use-pet-change";
@@ -14,6 +15,7 @@ import { Button, buttonClass } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { focusRing } from "@/components/ui/focus-ring";
 import { AdminRequestError } from "@/lib/client/admin-api";
+import type { Order } from "@/lib/client/orders-api";
 import { useCategories } from "@/lib/client/categories-api";
 import { categoryLabel } from "@/lib/categories/schema";
 import { petStatuses, type Pet, type PetStatus } from "@/lib/pets/schema";
@@ -36,6 +38,7 @@ export function PetPanel({ id, closeHref, ...events }: PetPanelProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const { query, pet, busy, title, problem, ...panelState } = usePetPanel(id, events, heading);
+  const openOrder = useOpenOrder(id).data;
   useCloseOnEscape(panel, closeHref, confirmingDelete);
 
   return (
@@ -95,8 +98,10 @@ export function PetPanel({ id, closeHref, ...events }: PetPanelProps) {
 
       {pet ? (
         <>
+          <PetOrder pet={pet} order={openOrder} />
           <StatusButtons
             status={pet.status}
+            heldBy={openOrder ?? undefined}
             busy={busy}
             onChoose={(status) => panelState.run({ kind: "status", patch: { status } })}
           />
@@ -108,6 +113,7 @@ export function PetPanel({ id, closeHref, ...events }: PetPanelProps) {
             onUnchanged={() => panelState.setDone("Nothing to save: the name and category are as they were.")}
           />
           <DeletePet
+            heldBy={openOrder ?? undefined}
             title={title}
             busy={busy}
             deleting={panelState.deleting}
@@ -124,6 +130,7 @@ export function PetPanel({ id, closeHref, ...events }: PetPanelProps) {
 
 /** Deleting the pet, after a confirmation whose Cancel has the focus first (Escape cancels too). */
 function DeletePet({
+  heldBy,
   title,
   busy,
   deleting,
@@ -131,6 +138,7 @@ function DeletePet({
   onOpen,
   onConfirm,
 }: {
+  heldBy?: Order;
   title: string;
   busy: boolean;
   deleting: boolean;
@@ -138,6 +146,7 @@ function DeletePet({
   onOpen: (open: boolean) => void;
   onConfirm: () => void;
 }) {
+  if (heldBy) return null; // StatusButtons says why: the order holds the pet
   return (
     <div className="mt-5 border-t border-slate-200 pt-4">
       <Button
@@ -234,13 +243,22 @@ const statusChoices: (PetStatus | null)[] = [...petStatuses, null];
 
 function StatusButtons({
   status,
+  heldBy,
   busy,
   onChoose,
 }: {
   status?: PetStatus;
+  heldBy?: Order;
   busy: boolean;
   onChoose: (status: PetStatus | null) => void;
 }) {
+  if (heldBy) {
+    return (
+      <p className="mt-3 text-sm text-slate-700" data-testid="status-held">
+        {holdReason(heldBy)}
+      </p>
+    );
+  }
   return (
     <div role="group" aria-labelledby="pet-status-title" className="mt-3">
       <h3 id="pet-status-title" className="text-sm font-semibold">

@@ -53,7 +53,7 @@ export const activityQuerySchema = z.strictObject(
 );
 export type ActivityQuery = z.output<typeof activityQuerySchema>;
 
-export type ActivityFilters = { actor?: string; action?: AuditAction; pet?: string };
+export type ActivityFilters = { actor?: string; action?: AuditAction; pet?: string; order?: string };
 
 /** One record as the admin app and the export show it (its schema: lib/audit/activity-schema.ts). */
 export type { ActivityRecord };
@@ -96,6 +96,7 @@ function whereOf(filters: ActivityFilters, beforeId: bigint | undefined) {
     ...(actorType ? { actorType, ...(actorId ? { actorId: Number(actorId) } : {}) } : {}),
     ...(filters.action ? { action: filters.action } : {}),
     ...(filters.pet ? { targetType: "pet", targetId: filters.pet } : {}),
+    ...(filters.order ? { targetType: "order", targetId: filters.order } : {}),
     ...(beforeId !== undefined ? { id: { lt: beforeId } } : {}),
   };
 }

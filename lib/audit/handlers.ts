@@ -18,10 +18,12 @@ import { log } from "@/lib/log";
 import { decodeCursor, encodeCursor } from "@/lib/pets/cursor";
 import { queryOf } from "@/lib/pets/handlers";
 import { petIdSchema } from "@/lib/pets/schema";
+import { orderIdSchema } from "@/lib/orders/schema";
 
 // The activity log's endpoints: a page of records (admins), the same records as a CSV download (admins), and
-// one pet's own history (any staff member). Each parses its query, reads through lib/audit/activity.ts and
-// shapes the answer; the next page's cursor travels in X-Next-Cursor, as the catalogue's does.
+// one pet's or one order's own history (any staff member). Each parses its query, reads through
+// lib/audit/activity.ts and shapes the answer; the next page's cursor travels in X-Next-Cursor, as the catalogue's
+// does.
 
 /** The id a cursor stands for; one this app did not issue is a 400 naming it. */
 function beforeIdOf(cursor: string | undefined): bigint | undefined {
@@ -76,6 +78,13 @@ export const petHistoryHandler: Handler<SignedInCaller> = async ({ url, params }
   const petId = pathParam(params, "petId", petIdSchema);
   const query = parseOrThrow(historyQuerySchema, queryOf(url), "invalid_query", "Invalid query");
   return page({ pet: String(petId) }, query, historyRecord);
+};
+
+// GET /admin/api/orders/{orderId}/history — one order's records, newest first: its timeline, with who did what
+export const orderHistoryHandler: Handler<SignedInCaller> = async ({ url, params }) => {
+  const orderId = pathParam(params, "orderId", orderIdSchema);
+  const query = parseOrThrow(historyQuerySchema, queryOf(url), "invalid_query", "Invalid query");
+  return page({ order: String(orderId) }, query, historyRecord);
 };
 
 const exportQuerySchema = z.strictObject(activityFilterShape, {

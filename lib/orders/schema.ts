@@ -75,6 +75,13 @@ export const orderSchema = z
   .object({
     id: int64Schema("id").meta({ description: "Assigned by the service when the order is placed.", examples: [1] }),
     petId: int64Schema("petId").meta({ description: "The pet the order is for.", examples: [1] }),
+    petName: z
+      .string()
+      .optional()
+      .meta({
+        description: "The pet's name as it is now; absent once the pet has left the catalogue.",
+        examples: ["Biscuit"],
+      }),
     status: orderStatusSchema,
     customerName: customerNameSchema,
     customerEmail: customerEmailSchema.optional(),

@@ -60,11 +60,15 @@ type OrderRow = {
 /** An order and the count of its changes, which its ETag is made of. */
 export type VersionedOrder = { order: Order; version: number };
 
-/** A row as an Order: absent members for empty columns, `expiresAt` only while the order is placed. */
-function toVersioned(row: OrderRow): VersionedOrder {
+/**
+ * A row as an Order: absent members for empty columns, `expiresAt` only while the order is placed, and the pet's
+ * name as it is now when the pet is in the catalogue.
+ */
+function toVersioned(row: OrderRow, petName: string | undefined): VersionedOrder {
   const order: Order = {
     id: row.id,
     petId: row.petId,
+    ...(petName !== undefined && { petName }),
     status: row.status,
     customerName: row.customerName,
     ...(row.customerEmail !== null && { customerEmail: row.customerEmail }),
@@ -223,6 +227,7 @@ export async function placeOrder(input: NewOrder, audit: AuditContext, tx?: Tran
         },
         select: orderColumns,
       }),
+      pet.pet.name,
     );
     const { order } = placed;
     await recordAudit(tx, audit, {
@@ -252,7 +257,7 @@ export async function placeOrder(input: NewOrder, audit: AuditContext, tx?: Tran
 
 export async function findOrder(id: bigint, tx: Transaction = db()): Promise<VersionedOrder | undefined> {
   const row = await tx.order.findUnique({ where: { id }, select: orderColumns });
-  return row ? toVersioned(row) : undefined;
+  return row ? toVersioned(row, (await findPet(row.petId, tx))?.pet.name) : undefined;
 }
 
 /** The open (placed or approved) order holding a pet, if one does. */
@@ -303,8 +308,14 @@ export async function listOrders(options: ListOrdersOptions, tx: Transaction = d
     orderBy: { id: descending ? "desc" : "asc" },
     take: options.limit + 1,
   });
+  const shown = rows.slice(0, options.limit);
+  const pets = await tx.pet.findMany({
+    where: { id: { in: [...new Set(shown.map((row) => row.petId))] } },
+    select: { id: true, name: true },
+  });
+  const names = new Map(pets.map((pet) => [pet.id, pet.name]));
   return {
-    orders: rows.slice(0, options.limit).map((row) => toVersioned(row).order),
+    orders: shown.map((row) => toVersioned(row, names.get(row.petId)).order),
     more: rows.length > options.limit,
   };
 }
@@ -380,8 +391,9 @@ export async function changeOrder(
         data: { status: to, [stamp]: now, version: current.version + 1 },
       });
       if (changed.count === 0) return "again"; // another change won: judge against it
-      const updated = toVersioned({ ...current, status: to, [stamp]: now, version: current.version + 1 });
       const pet = await findPet(current.petId, tx);
+      const next = { ...current, status: to, [stamp]: now, version: current.version + 1 };
+      const updated = toVersioned(next, pet?.pet.name);
       await recordAudit(tx, audit, {
         action: `order.${to}`,
         target: {

@@ -1,0 +1,15 @@
+import { forwardToV1 } from "@/lib/admin/forward";
+import { signedInGuard } from "@/lib/admin/guard";
+import { apiRoute } from "@/lib/http/api-route";
+
+// One order with its ETag, for a signed-in staff member, through /v1 itself.
+export const dynamic = "force-dynamic";
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(signedInGuard, {
+  // GET /admin/api/orders/{orderId} — getOrder
+  GET: {
+    operationId: "getOrder",
+    handler: ({ request, requestId, params, caller }) =>
+      forwardToV1(request, requestId, caller, `/v1/store/orders/${encodeURIComponent(params.orderId ?? "")}`),
+  },
+});

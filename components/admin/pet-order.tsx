@@ -1,0 +1,161 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
+import { useRef, useState } from "react";
+import { RequestId } from "@/components/admin/form-fields";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { TextField } from "@/components/ui/field";
+import { focusRing } from "@/components/ui/focus-ring";
+import { AdminRequestError } from "@/lib/client/admin-api";
+import { fetchOpenOrderOf, ORDERS_KEY, placeOrder, shortTime, type Order } from "@/lib/client/orders-api";
+import { PETS_KEY, petQueryKey } from "@/lib/client/pet-cache";
+import { newOrderSchema } from "@/lib/orders/schema";
+import type { Pet } from "@/lib/pets/schema";
+
+// A pet's sale, in its panel: while an order holds the pet, a banner naming the customer, until when, and the order
+// (its status and deletion are then the order's to change: the panel says so instead of offering them); for an
+// available pet, Place order, a counter or phone sale with the customer's name and email.
+
+export function petOrderQueryKey(petId: string) {
+  return [...ORDERS_KEY, "of-pet", petId] as const;
+}
+
+/** The open order holding this pet, if one does (undefined while it is being read). */
+export function useOpenOrder(petId: string) {
+  return useQuery({ queryKey: petOrderQueryKey(petId), queryFn: () => fetchOpenOrderOf(petId) });
+}
+
+/** Why the pet's status and deletion are not offered: the order holding it. */
+export function holdReason(order: Order): string {
+  return `Order #${String(order.id)} holds this pet: deliver or cancel the order to change its status or delete it.`;
+}
+
+export function PetOrder({ pet, order }: { pet: Pet; order: Order | null | undefined }) {
+  if (order) return <HoldBanner order={order} />;
+  if (order === null && pet.status === "available") return <PlaceOrder pet={pet} />;
+  return null;
+}
+
+function HoldBanner({ order }: { order: Order }) {
+  const id = String(order.id);
+  return (
+    <div className="mt-3 rounded-md border border-amber-400 bg-amber-50 p-3 text-sm text-amber-950" data-testid="hold">
+      <p>
+        {order.status === "placed" && order.expiresAt
+          ? `On hold for ${order.customerName} until ${shortTime(order.expiresAt)} (order #${id}).`
+          : `Held for ${order.customerName}: order #${id} is approved.`}
+      </p>
+      <Link
+        href={`/admin/orders?order=${id}`}
+        className={`mt-1 inline-flex min-h-11 items-center underline ${focusRing}`}
+      >
+        Open order #{id}
+      </Link>
+    </div>
+  );
+}
+
+function PlaceOrder({ pet }: { pet: Pet }) {
+  const client = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const opener = useRef<HTMLButtonElement>(null);
+  const petId = String(pet.id);
+  const place = useMutation({
+    mutationFn: (input: { customerName: string; customerEmail?: string }) => placeOrder({ petId: pet.id, ...input }),
+    onSuccess: () => {
+      setOpen(false);
+      opener.current?.focus();
+    },
+    onError: (error) => {
+      if (error instanceof AdminRequestError && error.errors)
+        setErrors(Object.fromEntries(error.errors.map(({ path, message }) => [path, [message]])));
+    },
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: ORDERS_KEY });
+      void client.invalidateQueries({ queryKey: PETS_KEY });
+      void client.invalidateQueries({ queryKey: petQueryKey(petId) });
+    },
+  });
+
+  if (!open) {
+    return (
+      <div className="mt-3">
+        <Button ref={opener} variant="primary" onClick={() => setOpen(true)} aria-expanded={false}>
+          Place order…
+        </Button>
+        {place.isSuccess ? (
+          <p role="status" className="mt-2 text-sm text-emerald-800">
+            Order #{String(place.data.order.id)} placed for {place.data.order.customerName}.
+          </p>
+        ) : null}
+      </div>
+    );
+  }
+  const failed = place.error && !errors.customerName && !errors.customerEmail ? place.error : null;
+  return (
+    <form
+      aria-labelledby="place-order-title"
+      className="mt-3 space-y-3 rounded-md border border-slate-200 p-3"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        const data = new FormData(event.currentTarget);
+        const text = (name: string) => {
+          const value = data.get(name);
+          return typeof value === "string" ? value : "";
+        };
+        const email = text("customerEmail").trim();
+        const input = {
+          customerName: text("customerName"),
+          ...(email ? { customerEmail: email } : {}),
+        };
+        const parsed = newOrderSchema.safeParse({ petId: pet.id, ...input });
+        if (!parsed.success) {
+          const found: Record<string, string[]> = {};
+          for (const issue of parsed.error.issues) (found[String(issue.path[0])] ??= []).push(issue.message);
+          setErrors(found);
+          return;
+        }
+        setErrors({});
+        if (!place.isPending) place.mutate(input);
+      }}
+    >
+      <h3 id="place-order-title" className="text-sm font-semibold">
+        Place an order for {pet.name}
+      </h3>
+      <TextField
+        id="order-customer-name"
+        name="customerName"
+        label="Customer name"
+        autoComplete="off"
+        maxLength={100}
+        required
+        ref={(input) => input?.focus()}
+        errors={errors.customerName}
+      />
+      <TextField
+        id="order-customer-email"
+        name="customerEmail"
+        type="email"
+        label="Customer email (optional)"
+        autoComplete="off"
+        errors={errors.customerEmail}
+      />
+      {failed ? (
+        <Alert>
+          <p>The order was not placed: {failed.message}</p>
+          {failed instanceof AdminRequestError ? <RequestId id={failed.requestId} /> : null}
+        </Alert>
+      ) : null}
+      <div className="flex flex-wrap gap-2">
+        <Button type="submit" variant="primary" aria-disabled={place.isPending}>
+          {place.isPending ? "Placing…" : "Place order"}
+        </Button>
+        <Button onClick={() => setOpen(false)}>Cancel</Button>
+      </div>
+    </form>
+  );
+}
