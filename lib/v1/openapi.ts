@@ -7,7 +7,13 @@ import { errorCodes, type ErrorCode } from "@/lib/http/error-codes";
 import { errorBodySchema } from "@/lib/http/errors";
 import type { Deprecation } from "@/lib/http/deprecation";
 import { categorySchema } from "@/lib/categories/schema";
-import { inventorySchema, newOrderSchema, orderCountsSchema, orderSchema } from "@/lib/orders/schema";
+import {
+  inventorySchema,
+  newOrderSchema,
+  orderCountsSchema,
+  orderSchema,
+  orderStatusSchema,
+} from "@/lib/orders/schema";
 import {
   newPetSchema,
   petCountsSchema,
@@ -58,6 +64,7 @@ for (const schema of [
   petSchema,
   petCountsSchema,
   categorySchema,
+  orderStatusSchema,
   newOrderSchema,
   orderSchema,
   orderCountsSchema,

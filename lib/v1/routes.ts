@@ -313,7 +313,8 @@ export const v1Operations: readonly V1Operation[] = [
       summary: "Change a pet",
       description:
         "A JSON Merge Patch (RFC 7396): the members sent are set, each validated as in createPet; " +
-        '`"status": null` removes the status; `{}` changes nothing. Any status may follow any other. ' +
+        '`"status": null` removes the status; `{}` changes nothing. Any status may follow any other, except ' +
+        "while an open order holds the pet: then its status is the order's to move (409 `pet_on_hold`). " +
         "Answers with the whole pet and its new `ETag`. Send `If-Match` with the ETag you read so that a " +
         "colleague's change made meanwhile is never overwritten (412 instead).",
       path: petPath,
@@ -328,6 +329,7 @@ export const v1Operations: readonly V1Operation[] = [
         },
         "400": errorAnswer(["invalid_body", "invalid_json", "invalid_path", "invalid_header"]),
         "404": errorAnswer(["not_found"]),
+        "409": errorAnswer(["pet_on_hold"]),
         "412": preconditionFailed,
         "413": errorAnswer(["payload_too_large"]),
         "415": errorAnswer(["unsupported_media_type"], {
@@ -348,6 +350,7 @@ export const v1Operations: readonly V1Operation[] = [
       summary: "Remove a pet",
       description:
         "The pet leaves every list at once; its id is never given to another pet. A second delete is a 404. " +
+        "A pet held by an open order cannot be deleted (409 `pet_on_hold`). " +
         "`If-Match` makes it conditional, as for updatePet.",
       path: petPath,
       headers: [ifMatchHeader, ifNoneMatchOnChange],
@@ -355,6 +358,7 @@ export const v1Operations: readonly V1Operation[] = [
         "204": { description: "Deleted.", headers: { "X-Request-Id": requestIdHeader, ...rateLimitHeaders } },
         "400": errorAnswer(["invalid_path", "invalid_header"]),
         "404": errorAnswer(["not_found"]),
+        "409": errorAnswer(["pet_on_hold"]),
         "412": preconditionFailed,
         ...commonErrors,
       },

@@ -6,7 +6,19 @@ import { stringifyJson } from "@/lib/http/json";
 // headers. Every answer must be a documented success or a documented Error body — never a 5xx — and the
 // server must stay up. Shared by tests/fuzz.test.ts (a bounded run) and scripts/fuzz.ts (a larger one).
 
-type Operation = "listPets" | "createPet" | "getPet" | "updatePet" | "deletePet";
+type Operation =
+  | "listPets"
+  | "createPet"
+  | "getPet"
+  | "updatePet"
+  | "deletePet"
+  | "placeOrder"
+  | "listOrders"
+  | "getOrder"
+  | "approveOrder"
+  | "deliverOrder"
+  | "cancelOrder"
+  | "getInventory";
 export type FuzzRequest = {
   operation: Operation;
   method: string;
@@ -230,6 +242,40 @@ function authorization(key: string) {
   );
 }
 
+/** A placeOrder body: mostly order-shaped (for pets the run likely made, or any id), sometimes any JSON text. */
+const orderBody = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc
+      .record(
+        {
+          petId: fc.oneof(
+            fc.integer({ min: 1, max: 60 }).map(BigInt),
+            fc.bigInt({ min: -(2n ** 64n), max: 2n ** 64n }),
+          ),
+          customerName: fc.oneof(printable, oddUnicode, fc.constant("x".repeat(101))),
+          customerEmail: fc.oneof(printable, fc.constantFrom("ada@example.com", "a@b", "@", "x".repeat(300))),
+        },
+        { requiredKeys: ["petId", "customerName"] },
+      )
+      .map((value) => stringifyJson(value)),
+  },
+  { weight: 1, arbitrary: bodyText },
+);
+
+const ordersQuery = fc.oneof(
+  fc
+    .array(
+      fc.tuple(
+        fc.constantFrom("limit", "status", "petId", "q", "sort", "cursor", "page"),
+        fc.oneof(queryValue, fc.constantFrom("placed", "approved", "expired", "-id", "id", "name")),
+      ),
+      { maxLength: 4 },
+    )
+    .map((pairs) => new URLSearchParams(pairs).toString()),
+  fc.constantFrom("limit=%zz", "petId=%00", "q=%ff", "sort=-id&cursor=cDE6MQ"),
+);
+
 export function requestArbitrary(key: string): fc.Arbitrary<FuzzRequest> {
   const headers = (extra: Record<string, string | undefined>) =>
     Object.fromEntries(Object.entries(extra).filter((entry): entry is [string, string] => entry[1] !== undefined));
@@ -286,6 +332,50 @@ export function requestArbitrary(key: string): fc.Arbitrary<FuzzRequest> {
         path: `/v1/pets/${petId}`,
         headers: headers({ Authorization: auth, "X-Request-Id": id, "If-Match": tags }),
       })),
+    fc
+      .record({ auth: authorization(key), body: orderBody, type: contentType, id: requestId })
+      .map(({ auth, body, type, id }) => ({
+        operation: "placeOrder" as const,
+        method: "POST",
+        path: "/v1/store/orders",
+        headers: headers({ Authorization: auth, "Content-Type": type || undefined, "X-Request-Id": id }),
+        body,
+      })),
+    fc.record({ auth: authorization(key), query: ordersQuery }).map(({ auth, query }) => ({
+      operation: "listOrders" as const,
+      method: "GET",
+      path: `/v1/store/orders${query ? `?${query}` : ""}`,
+      headers: headers({ Authorization: auth }),
+    })),
+    fc
+      .record({ auth: authorization(key), orderId: fc.oneof(existingId, pathId), tags: entityTags })
+      .map(({ auth, orderId, tags }) => ({
+        operation: "getOrder" as const,
+        method: "GET",
+        path: `/v1/store/orders/${orderId}`,
+        headers: headers({ Authorization: auth, "If-None-Match": tags }),
+      })),
+    fc
+      .record({
+        auth: authorization(key),
+        orderId: fc.oneof(existingId, pathId),
+        verb: fc.constantFrom(...(["approve", "deliver", "cancel"] as const)),
+        tags: entityTags,
+      })
+      .map(({ auth, orderId, verb, tags }) => ({
+        operation: `${verb}Order` as const,
+        method: "POST",
+        path: `/v1/store/orders/${orderId}/${verb}`,
+        headers: headers({ Authorization: auth, "If-Match": tags }),
+      })),
+    fc
+      .record({ auth: authorization(key), query: fc.constantFrom("", "status=sold", "x=1") })
+      .map(({ auth, query }) => ({
+        operation: "getInventory" as const,
+        method: "GET",
+        path: `/v1/store/inventory${query ? `?${query}` : ""}`,
+        headers: headers({ Authorization: auth }),
+      })),
   );
 }
 
@@ -301,6 +391,8 @@ export type OpenApiDocument = {
 export function openApiChecker(document: OpenApiDocument) {
   const ajv = new Ajv2020({ strict: false, allErrors: true });
   ajv.addFormat("int64", { type: "number", validate: (value: number) => Number.isInteger(value) });
+  ajv.addFormat("date-time", (text: string) => /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/.test(text));
+  ajv.addFormat("email", (text: string) => /^[^\s@]+@[^\s@]+$/.test(text));
   ajv.addSchema({ $id: "openapi", components: document.components });
   const operations = new Map<string, Record<string, { content?: Record<string, { schema: object }> }>>();
   for (const methods of Object.values(document.paths))
