@@ -49,6 +49,23 @@ function isSession(url: string | undefined): boolean {
   return url === SESSION_PATH || url?.startsWith(`${SESSION_PATH}?`) === true;
 }
 
+/**
+ * What to do when the logs' reader is gone: stdout or stderr answers EPIPE because whatever started the server (a
+ * supervisor, a shell, a test) has ended. Unhandled, each failed write was reported by Next's error handler on
+ * stderr, which failed again: a loop that spun a core and never got to SIGTERM. Now the first EPIPE stops the
+ * server, as a supervisor's child should (gracefully once it serves); later write errors are dropped.
+ */
+let logsGone = (): void => process.exit(1);
+let logsWentAway = false;
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (logsWentAway) return;
+    if (error.code !== "EPIPE") throw error;
+    logsWentAway = true;
+    logsGone();
+  });
+}
+
 async function main(): Promise<void> {
   const settings = config();
   const { database } = settings;
@@ -188,6 +205,7 @@ async function main(): Promise<void> {
       ]).finally(() => process.exit(0));
     }, SHUTDOWN_GRACE_MS - 1000).unref();
   };
+  logsGone = () => shutdown("EPIPE on stdout or stderr: the logs' reader has gone");
   process.once("SIGTERM", () => shutdown("SIGTERM"));
   process.once("SIGINT", () => shutdown("SIGINT"));
 }

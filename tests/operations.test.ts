@@ -164,6 +164,46 @@ describe("SIGTERM", () => {
   });
 });
 
+describe("losing the logs' reader", () => {
+  test("a server whose stdout and stderr are gone stops, rather than spinning on EPIPE", async () => {
+    const database = await createMigratedDatabase("sqlite");
+    let server: RunningServer | undefined;
+    try {
+      server = await startServer("custom", database.url);
+      server.closeOutput(); // the process that started it has gone
+      const stopped = Date.now();
+      // A refused request writes a log line, which meets the closed pipe.
+      assert.equal((await fetch(`${server.baseUrl}/v1/pets`)).status, 401);
+      const exited = await new Promise<number>((resolve, reject) => {
+        const timer = setInterval(() => {
+          try {
+            process.kill(server!.pid, 0);
+            if (Date.now() - stopped > 10_000) {
+              clearInterval(timer);
+              reject(new Error("the server is still running 10 s after its logs went"));
+            }
+          } catch {
+            clearInterval(timer);
+            resolve(Date.now() - stopped);
+          }
+        }, 50);
+      });
+      assert.ok(exited < 10_000, `exited after ${exited} ms`);
+    } finally {
+      killIfRunning(server?.pid); // SIGTERM cannot stop a server spinning on EPIPE
+      await database.drop();
+    }
+  });
+});
+
+function killIfRunning(pid: number | undefined): void {
+  try {
+    if (pid) process.kill(pid, "SIGKILL");
+  } catch {
+    // it has exited
+  }
+}
+
 describe("slow clients", () => {
   test("1,000 idle connections opened against the server do not stop normal requests", async (t) => {
     const database = await createMigratedDatabase("sqlite");

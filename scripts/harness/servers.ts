@@ -268,7 +268,14 @@ export function onlyThrough(entry: Entry, wanted: Entry): (name: string, suite: 
   return entry === wanted ? (name, suite) => void describe(name, suite) : () => {};
 }
 
-export type RunningServer = { baseUrl: string; logs: () => string; stop: () => Promise<void>; pid: number };
+export type RunningServer = {
+  baseUrl: string;
+  logs: () => string;
+  stop: () => Promise<void>;
+  pid: number;
+  /** Closes this side of the server's stdout and stderr, as when whatever started it has ended. */
+  closeOutput: () => void;
+};
 
 /**
  * Starts the production build. "custom" is server.ts (what npm start runs: /v1 straight to the route
@@ -314,7 +321,11 @@ export async function startServer(
       reject(new Error(`server exited with ${code} before listening:\n${output}`));
     });
   });
-  return { baseUrl, logs: () => output, stop: () => stopProcess(child), pid: child.pid! };
+  const closeOutput = () => {
+    child.stdout.destroy();
+    child.stderr.destroy();
+  };
+  return { baseUrl, logs: () => output, stop: () => stopProcess(child), pid: child.pid!, closeOutput };
 }
 
 export async function stopProcess(child: ChildProcess): Promise<void> {
