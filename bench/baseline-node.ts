@@ -1,6 +1,7 @@
 // Baseline (a) of the benchmark: the floor of Node on this machine for the same work as the app's /v1
-// pets operations (list with status and q, get, create, update by merge patch, delete) — a bare node:http
-// server, better-sqlite3 prepared statements (or `pg` named statements), the same bearer-key check, the
+// pets operations (list with status and q, get, create, update by merge patch, delete) and two of the store's
+// (placeOrder, deliverOrder: the same conditional updates in one transaction, without the audit records) — a bare
+// node:http server, better-sqlite3 prepared statements (or `pg` named statements), the same bearer-key check, the
 // same queries and indexes, and the same JSON and headers. It does not check If-Match (the benchmark sends
 // none) nor keep idempotency records (the benchmark sends no Idempotency-Key). It serves the
 // database the app migrated: DATABASE_URL (file: or postgresql://), HOST, PORT (0 = any free port).
@@ -14,6 +15,18 @@ import pg from "pg";
 type PetRow = { id: bigint; name: string; category_id: bigint; status: string | null; version: number };
 type NewPet = { name: string; categoryId: bigint; status: string | null };
 type PetPatch = Partial<NewPet>;
+type OrderRow = {
+  id: bigint;
+  pet_id: bigint;
+  status: string;
+  customer_name: string;
+  customer_email: string | null;
+  placed_at: string | Date;
+  expires_at: string | Date;
+  delivered_at: string | Date | null;
+  version: number;
+};
+type NewOrder = { petId: bigint; customerName: string; customerEmail: string | null };
 
 /**
  * The database work of the requests; `keyState` is undefined for an unknown key. `update` applies the members
@@ -27,7 +40,14 @@ type Store = {
   get(id: bigint): Promise<PetRow | undefined>;
   update(id: bigint, patch: PetPatch): Promise<PetRow | undefined>;
   remove(id: bigint): Promise<boolean>;
+  /** The order placed, the pet made pending, in one transaction; undefined when the pet is not available. */
+  placeOrder(order: NewOrder, expiresAt: Date): Promise<OrderRow | undefined>;
+  /** The order delivered and its pet sold, in one transaction; undefined when it is not placed or approved. */
+  deliverOrder(id: bigint): Promise<OrderRow | undefined>;
 };
+
+const ORDER_COLUMNS = "id, pet_id, status, customer_name, customer_email, placed_at, expires_at, delivered_at, version";
+const HOLD_MS = 172_800_000;
 
 const KEY_PATTERN = /^ask_[A-Za-z0-9_-]{32}$/;
 const STATUSES = new Set(["available", "pending", "sold"]);
@@ -91,6 +111,36 @@ function sqliteStore(file: string): Store {
     }
     return statement.get(...changed.map(([, value]) => value), id) as PetRow;
   });
+  // Orders: the app's conditional updates, in one transaction each, its time format for the timestamps.
+  const holdPet = prepare(
+    "UPDATE pets SET status = 'pending', version = version + 1 WHERE id = ? AND status = 'available'",
+  );
+  const insertOrder = prepare(
+    `INSERT INTO orders (pet_id, status, customer_name, customer_email, placed_at, expires_at)
+     VALUES (?, 'placed', ?, ?, ?, ?) RETURNING ${ORDER_COLUMNS}`,
+  );
+  const deliverById = prepare(
+    `UPDATE orders SET status = 'delivered', delivered_at = ?, version = version + 1
+     WHERE id = ? AND status IN ('placed', 'approved') RETURNING ${ORDER_COLUMNS}`,
+  );
+  const sellPet = prepare("UPDATE pets SET status = 'sold', version = version + 1 WHERE id = ?");
+  const sqliteTime = (date: Date) => date.toISOString().replace("Z", "+00:00");
+  const place = sqlite.transaction((order: NewOrder, expiresAt: Date) => {
+    if (holdPet.run(order.petId).changes === 0) return undefined;
+    const now = sqliteTime(new Date());
+    return insertOrder.get(
+      order.petId,
+      order.customerName,
+      order.customerEmail,
+      now,
+      sqliteTime(expiresAt),
+    ) as OrderRow;
+  });
+  const deliver = sqlite.transaction((id: bigint) => {
+    const row = deliverById.get(sqliteTime(new Date()), id) as OrderRow | undefined;
+    if (row) sellPet.run(row.pet_id);
+    return row;
+  });
   return {
     keyState: async (hash) => {
       const row = keyByHash.get(hash) as { revoked_at: unknown } | undefined;
@@ -116,6 +166,8 @@ function sqliteStore(file: string): Store {
     get: async (id) => byId.get(id) as PetRow | undefined,
     update: async (id, patch) => update(id, patch),
     remove: async (id) => deleteById.run(id).changes === 1,
+    placeOrder: async (order, expiresAt) => place(order, expiresAt),
+    deliverOrder: async (id) => deliver(id),
   };
 }
 
@@ -135,6 +187,20 @@ function postgresStore(url: string): Store {
         [containsPattern(q), afterId, limit, ...(status ? [status] : [])],
       )
     ).rows;
+  const inTransaction = async <T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> => {
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      const result = await work(client);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK");
+      throw error;
+    } finally {
+      client.release();
+    }
+  };
   return {
     keyState: async (hash) => {
       const [row] = await query("key", "SELECT revoked_at FROM api_keys WHERE hash = $1", [hash]);
@@ -187,6 +253,30 @@ function postgresStore(url: string): Store {
     remove: async (id) =>
       ((await pool.query({ name: "delete", text: "DELETE FROM pets WHERE id = $1", values: [id] })).rowCount ?? 0) ===
       1,
+    placeOrder: (order, expiresAt) =>
+      inTransaction(async (client) => {
+        const held = await client.query({
+          name: "hold_pet",
+          text: "UPDATE pets SET status = 'pending', version = version + 1 WHERE id = $1 AND status = 'available'",
+          values: [order.petId],
+        });
+        if (held.rowCount === 0) return undefined;
+        const text = `INSERT INTO orders (pet_id, status, customer_name, customer_email, placed_at, expires_at)
+          VALUES ($1, 'placed', $2, $3, now(), $4) RETURNING ${ORDER_COLUMNS}`;
+        const values = [order.petId, order.customerName, order.customerEmail, expiresAt];
+        return (await client.query<OrderRow>({ name: "insert_order", text, values })).rows[0];
+      }),
+    deliverOrder: (id) =>
+      inTransaction(async (client) => {
+        const text = `UPDATE orders SET status = 'delivered', delivered_at = now(), version = version + 1
+          WHERE id = $1 AND status IN ('placed', 'approved') RETURNING ${ORDER_COLUMNS}`;
+        const [row] = (await client.query<OrderRow>({ name: "deliver", text, values: [id] })).rows;
+        if (row) {
+          const sell = "UPDATE pets SET status = 'sold', version = version + 1 WHERE id = $1";
+          await client.query({ name: "sell_pet", text: sell, values: [row.pet_id] });
+        }
+        return row;
+      }),
   };
 }
 
@@ -277,6 +367,33 @@ async function readPatch(request: http.IncomingMessage): Promise<PetPatch> {
 
 const etag = (pet: PetRow) => `"${pet.id}.${pet.version}"`;
 
+const time = (value: string | Date) => (typeof value === "string" ? new Date(value) : value).toISOString();
+
+/** An order as the API writes it (without petName, which the app reads beside it). */
+function orderJson(row: OrderRow): string {
+  const email = row.customer_email === null ? "" : `,"customerEmail":${JSON.stringify(row.customer_email)}`;
+  const expires = row.status === "placed" ? `,"expiresAt":"${time(row.expires_at)}"` : "";
+  const delivered = row.delivered_at === null ? "" : `,"deliveredAt":"${time(row.delivered_at)}"`;
+  return (
+    `{"id":${row.id},"petId":${row.pet_id},"status":"${row.status}",` +
+    `"customerName":${JSON.stringify(row.customer_name)}${email},"placedAt":"${time(row.placed_at)}"` +
+    `${expires}${delivered}}`
+  );
+}
+
+async function readNewOrder(request: http.IncomingMessage): Promise<NewOrder> {
+  const { petId, customerName, customerEmail, ...rest } = await readJson(request);
+  const valid =
+    Object.keys(rest).length === 0 &&
+    validCategoryId(petId) &&
+    typeof customerName === "string" &&
+    customerName.trim().length > 0 &&
+    [...customerName.trim()].length <= 100 &&
+    (customerEmail === undefined || (typeof customerEmail === "string" && /^[^\s@]+@[^\s@]+$/.test(customerEmail)));
+  if (!valid) throw new HttpError(400, "invalid_body");
+  return { petId, customerName: customerName.trim(), customerEmail: customerEmail ?? null };
+}
+
 // The operations, routed by path and method.
 async function handle(store: Store, request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
   const url = new URL(request.url ?? "/", "http://localhost");
@@ -329,6 +446,20 @@ async function handle(store: Store, request: http.IncomingMessage, response: htt
     if (!(await store.remove(BigInt(petId)))) throw new HttpError(404, "not_found");
     response.writeHead(204, { "Cache-Control": "no-store", "X-Request-Id": randomUUID() });
     return void response.end();
+  }
+  if (url.pathname === "/v1/store/orders" && request.method === "POST") {
+    const order = await store.placeOrder(await readNewOrder(request), new Date(Date.now() + HOLD_MS));
+    if (!order) throw new HttpError(409, "pet_not_available");
+    return send(response, 201, orderJson(order), {
+      Location: `/v1/store/orders/${order.id}`,
+      ETag: `"${order.id}.${order.version}"`,
+    });
+  }
+  const deliverId = /^\/v1\/store\/orders\/([1-9][0-9]{0,18})\/deliver$/.exec(url.pathname)?.[1];
+  if (deliverId && request.method === "POST") {
+    const order = await store.deliverOrder(BigInt(deliverId));
+    if (!order) throw new HttpError(409, "order_status_conflict");
+    return send(response, 200, orderJson(order), { ETag: `"${order.id}.${order.version}"` });
   }
   throw new HttpError(404, "not_found");
 }

@@ -19,6 +19,12 @@ export type BenchDatabase = {
   seed(count: number): Promise<void>;
   /** Adds `count` pets after the existing ones, named and filled as seed does; returns the first new id. */
   append(count: number): Promise<bigint>;
+  /**
+   * Adds `count` available pets for placeOrder to hold and returns the first new pet's id; or, with `placed`, `count`
+   * pending pets each held by a placed order (holding it past the run) for deliverOrder, returning the first new
+   * order's id. Request k of a run then works on pet or order `first + k`.
+   */
+  appendForOrders(count: number, placed: boolean): Promise<bigint>;
   /** The id in the middle of the table, for a cursor deep into the list. */
   middleId(): Promise<bigint>;
   /**
@@ -89,6 +95,44 @@ export function sqliteDatabase(folder: string): BenchDatabase {
             .get() as { next: bigint };
           insert(sqlite, count);
           return next;
+        })();
+        sqlite.pragma("wal_checkpoint(TRUNCATE)");
+        return first;
+      } finally {
+        sqlite.close();
+      }
+    },
+    async appendForOrders(count, placed) {
+      const sqlite = open();
+      try {
+        const first = sqlite.transaction(() => {
+          const next = (table: string) =>
+            (
+              sqlite
+                .prepare(`SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = '${table}'), 0) + 1 AS next`)
+                .safeIntegers(true)
+                .get() as { next: bigint }
+            ).next;
+          const firstPet = next("pets");
+          const firstOrder = next("orders");
+          sqlite
+            .prepare(
+              `INSERT INTO pets (name, category_id, status)
+               WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+               SELECT 'Ordered ' || i, 1, ? FROM n`,
+            )
+            .run(count, placed ? "pending" : "available");
+          if (placed) {
+            sqlite
+              .prepare(
+                `INSERT INTO orders (pet_id, status, customer_name, placed_at, expires_at)
+                 SELECT id, 'placed', 'Bench', strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now'),
+                   '2100-01-01T00:00:00.000+00:00'
+                 FROM pets WHERE id >= ? ORDER BY id`,
+              )
+              .run(firstPet);
+          }
+          return placed ? firstOrder : firstPet;
         })();
         sqlite.pragma("wal_checkpoint(TRUNCATE)");
         return first;
@@ -170,6 +214,28 @@ export async function postgresDatabase(name: string): Promise<BenchDatabase> {
         const { rows } = await client.query<{ id: string }>("SELECT (coalesce(max(id), 0) + 1)::text AS id FROM pets");
         await insert(client, count);
         return BigInt(rows[0].id);
+      });
+    },
+    async appendForOrders(count, placed) {
+      return withClient(url, async (client) => {
+        const { rows } = await client.query<{ pet: string; first_order: string }>(
+          `SELECT (coalesce((SELECT max(id) FROM pets), 0) + 1)::text AS pet,
+                  (coalesce((SELECT max(id) FROM orders), 0) + 1)::text AS first_order`,
+        );
+        await client.query(
+          `INSERT INTO pets (name, category_id, status)
+           SELECT 'Ordered ' || i, 1, $2::"PetStatus" FROM generate_series(1, $1::int) AS i`,
+          [count, placed ? "pending" : "available"],
+        );
+        if (placed) {
+          await client.query(
+            `INSERT INTO orders (pet_id, status, customer_name, placed_at, expires_at)
+             SELECT id, 'placed', 'Bench', now(), '2100-01-01' FROM pets WHERE id >= $1 ORDER BY id`,
+            [rows[0].pet],
+          );
+        }
+        await client.query("ANALYZE pets");
+        return BigInt(placed ? rows[0].first_order : rows[0].pet);
       });
     },
     async middleId() {

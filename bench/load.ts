@@ -7,7 +7,8 @@ import type { EventEmitter } from "node:events";
 export type LoadSpec = {
   url: string; // origin, e.g. http://127.0.0.1:4000
   // Requests are numbered from `first` (default 0), warm-up and measured run alike: request k goes to
-  // paths[k % paths.length] with "{k}" replaced by k, and sends bodies[k % bodies.length] (else `body`).
+  // paths[k % paths.length] with "{k}" replaced by k, and sends bodies[k % bodies.length] (else `body`), "{k}" in it
+  // replaced by k too.
   paths: string[];
   first?: number;
   method?: "GET" | "POST" | "PATCH" | "DELETE";
@@ -76,7 +77,7 @@ function options(duration: number): AutocannonOptions {
         setupRequest: (request) => {
           const k = next++;
           const path = paths[k % paths.length].replace("{k}", String(k));
-          return { ...request, path, ...(bodies ? { body: bodies[k % bodies.length] } : {}) };
+          return { ...request, path, ...(bodies ? { body: bodies[k % bodies.length].replace("{k}", String(k)) } : {}) };
         },
       },
     ],

@@ -26,7 +26,9 @@ export type Operation =
   | "get by id"
   | "update status"
   | "create"
-  | "delete";
+  | "delete"
+  | "place order"
+  | "deliver order";
 
 export type ThroughputRow = {
   database: Provider | "none";

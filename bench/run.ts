@@ -11,8 +11,9 @@
 // written to bench/results-export.json), BENCH_ONLY=import-latency (/healthz and a /v1 list during a 10,000-row
 // import's apply, written to bench/results-import-latency.json), BENCH_ONLY=concurrent-creates (64 connections of
 // creates, written to bench/results-concurrent-creates.json); with those two, BENCH_BEFORE_DIR=<a built checkout of
-// an earlier commit> measures it beside this one, in the same run. Exits 0 whatever the figures: it is a measurement,
-// not a test.
+// an earlier commit> measures it beside this one, in the same run; BENCH_ONLY=orders (placeOrder and deliver beside
+// their baseline on both databases, written to bench/results-orders.json; the full run measures them too). Exits 0
+// whatever the figures: it is a measurement, not a test.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -51,6 +52,7 @@ const EXPORT_ONLY = process.env.BENCH_ONLY === "export";
 const EXPORT_PETS = 1_000_000;
 const IMPORT_ONLY = process.env.BENCH_ONLY === "import-latency";
 const CREATES_ONLY = process.env.BENCH_ONLY === "concurrent-creates";
+const ORDERS_ONLY = process.env.BENCH_ONLY === "orders";
 const WRITES_ONLY = IMPORT_ONLY || CREATES_ONLY;
 const NEXT_BIN = path.join(root, "node_modules/next/dist/bin/next");
 const CONSTANT_APP = path.join(root, "bench/next-constant");
@@ -99,7 +101,11 @@ const catalogueIds = Array.from({ length: CATALOGUE }, (_, index) => index + 1);
  * pet k % 1000 to status k % 3, and 1000 % 3 = 1), so every request changes the pet. Search finds "ell" in
  * about 3 % of the names. Delete removes pets made for it, each request another one (see deletablePets).
  */
-function operations(key: string, deletablePets: OperationRun["first"]): OperationRun[] {
+function operations(
+  key: string,
+  deletablePets: OperationRun["first"],
+  forOrders: (placed: boolean) => OperationRun["first"],
+): OperationRun[] {
   const auth = { Authorization: `Bearer ${key}` };
   return [
     { operation: "list limit=20", spec: { paths: ["/v1/pets?limit=20"], headers: auth } },
@@ -129,6 +135,34 @@ function operations(key: string, deletablePets: OperationRun["first"]): Operatio
       },
     },
     { operation: "delete", spec: { paths: ["/v1/pets/{k}"], method: "DELETE", headers: auth }, first: deletablePets },
+    ...orderOperations(auth, forOrders),
+  ];
+}
+
+/**
+ * The store's rows: placeOrder holds another available pet on each request (request k orders pet k), deliver
+ * delivers another placed order (request k order k, selling its pet); each run gets pets or orders of its own.
+ */
+function orderOperations(
+  auth: Record<string, string>,
+  forOrders: (placed: boolean) => OperationRun["first"],
+): OperationRun[] {
+  return [
+    {
+      operation: "place order",
+      spec: {
+        paths: ["/v1/store/orders"],
+        method: "POST",
+        bodies: ['{"petId":{k},"customerName":"Bench"}'],
+        headers: { ...auth, "Content-Type": "application/json" },
+      },
+      first: forOrders(false),
+    },
+    {
+      operation: "deliver order",
+      spec: { paths: ["/v1/store/orders/{k}/deliver"], method: "POST", headers: auth },
+      first: forOrders(true),
+    },
   ];
 }
 
@@ -178,6 +212,28 @@ function deletablePets(database: BenchDatabase): OperationRun["first"] {
     const count = Math.ceil(3 * (created?.rps ?? 5000) * seconds) + 1000;
     progress(`${database.provider} delete: adding ${count} pets to delete`);
     return Number(await database.append(count));
+  };
+}
+
+/**
+ * Before each placeOrder (or deliver) run: as deletablePets, enough available pets (or placed orders) for three times
+ * the creates the same server made in the same time, and the first one's id.
+ */
+function orderablePets(database: BenchDatabase): (placed: boolean) => OperationRun["first"] {
+  return (placed) => async (server, connections) => {
+    const created = results.throughput.find(
+      (row) =>
+        row.database === database.provider &&
+        row.operation === "create" &&
+        row.server === server &&
+        row.connections === connections,
+    );
+    const seconds = DURATION + (connections === CONNECTIONS[0] ? WARMUP : 0);
+    const count = Math.ceil(3 * (created?.rps ?? 2000) * seconds) + 1000;
+    progress(
+      `${database.provider} ${placed ? "deliver" : "place order"}: adding ${count} ${placed ? "orders" : "pets"}`,
+    );
+    return Number(await database.appendForOrders(count, placed));
   };
 }
 
@@ -493,9 +549,12 @@ async function benchDatabase(database: BenchDatabase): Promise<void> {
       { name: "app", server: app.server },
       { name: "baseline-node", server: baseline.server },
     ],
-    operations(key, deletablePets(database)),
+    ORDERS_ONLY
+      ? orderOperations({ Authorization: `Bearer ${key}` }, orderablePets(database))
+      : operations(key, deletablePets(database), orderablePets(database)),
   );
   await stop(baseline.server.child);
+  if (ORDERS_ONLY) return stop(app.server.child);
   await measureSignInFlood(provider, app.server, key);
   await measureGrowth(database, app.server, key);
   await measureSorting(database, app.server, key); // on the growth table's 1,000,000 pets
@@ -561,7 +620,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 try {
   if (process.env.BENCH_CPU_PROF === "1") fs.mkdirSync(CPU_PROFILES, { recursive: true });
   await buildIfMissing(undefined);
-  if (!FLOOD_ONLY && !SORTING_ONLY && !EXPORT_ONLY && !WRITES_ONLY) await buildIfMissing(CONSTANT_APP);
+  if (!FLOOD_ONLY && !SORTING_ONLY && !EXPORT_ONLY && !WRITES_ONLY && !ORDERS_ONLY) await buildIfMissing(CONSTANT_APP);
   // The compiled server and key tool that npm start runs (dist/), compiled again when a source changed.
   await runNode([path.join(root, "scripts/build-server.mjs"), "--if-stale"], {}, true);
   if (WRITES_ONLY) {
@@ -581,7 +640,7 @@ try {
     databases.push(await postgresDatabase(`animal_store_bench_${process.pid}`));
     await benchDatabase(databases.at(-1)!);
   }
-  if (!FLOOD_ONLY && !SORTING_ONLY && !EXPORT_ONLY && !WRITES_ONLY) await benchNextConstant();
+  if (!FLOOD_ONLY && !SORTING_ONLY && !EXPORT_ONLY && !WRITES_ONLY && !ORDERS_ONLY) await benchNextConstant();
 
   checkThroughput(results.throughput);
   const checks = [
@@ -597,17 +656,19 @@ try {
   console.log(formatResults(results));
   const written = path.join(
     root,
-    FLOOD_ONLY
-      ? "bench/results-sign-in-flood.json"
-      : SORTING_ONLY
-        ? "bench/results-sorting.json"
-        : EXPORT_ONLY
-          ? "bench/results-export.json"
-          : IMPORT_ONLY
-            ? "bench/results-import-latency.json"
-            : CREATES_ONLY
-              ? "bench/results-concurrent-creates.json"
-              : "bench/results.json",
+    ORDERS_ONLY
+      ? "bench/results-orders.json"
+      : FLOOD_ONLY
+        ? "bench/results-sign-in-flood.json"
+        : SORTING_ONLY
+          ? "bench/results-sorting.json"
+          : EXPORT_ONLY
+            ? "bench/results-export.json"
+            : IMPORT_ONLY
+              ? "bench/results-import-latency.json"
+              : CREATES_ONLY
+                ? "bench/results-concurrent-creates.json"
+                : "bench/results.json",
   );
   writeResults(written, results);
   console.log(`\nWritten to ${path.relative(root, written)}`);

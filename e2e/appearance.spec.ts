@@ -83,6 +83,15 @@ const PAGES: { name: string; account?: Account; path: string; ready: (page: Page
     },
   },
   {
+    name: "orders (one open)",
+    account: E2E_STAFF,
+    path: "/admin/orders",
+    ready: async (page) => {
+      await page.getByTestId("order-row").first().getByRole("link").click();
+      await expect(page.getByTestId("order-panel").getByTestId("order-timeline")).toBeVisible();
+    },
+  },
+  {
     name: "categories (admin, a rename open)",
     account: E2E_ADMIN,
     path: "/admin/categories",

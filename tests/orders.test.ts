@@ -4,6 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { assertError, call, type Reply } from "@/scripts/harness/http";
 import {
   createMigratedDatabase,
+  runScript,
   startServer,
   testProviders,
   type RunningServer,
@@ -472,4 +473,89 @@ for (const provider of providers) {
       assert.ok(!pending.some((pet) => pet.id === petId), "its pet is not listed as pending");
     });
   });
+
+  describe(`the demo store's orders on ${provider}`, () => {
+    let database: TestDatabase;
+    let server: RunningServer;
+    let key: string;
+    const api: Api = (method, path, options = {}) => call(server.baseUrl, method, path, { key, ...options });
+
+    before(async () => {
+      database = await createMigratedDatabase(provider);
+      key = await createKey(database.url);
+      server = await startServer("custom", database.url, { DEMO_SEED: "on" });
+    });
+
+    after(async () => {
+      await server?.stop();
+      await database?.drop();
+    });
+
+    /** Every order and pet of the demo agree: pending pets held by open orders, sold ones by delivered orders. */
+    async function assertDemoOrders(): Promise<void> {
+      const counts = (await api("GET", "/v1/store/orders/counts")).body;
+      for (const status of ["placed", "approved", "delivered", "cancelled", "expired"])
+        assert.ok(
+          counts.byStatus[status] >= 1n,
+          `a ${status} order: ${JSON.stringify(counts.byStatus, (_, v) => String(v))}`,
+        );
+      const orders = (await api("GET", "/v1/store/orders?limit=100")).body as { petId: bigint; status: string }[];
+      const pets = (await api("GET", "/v1/pets?limit=100")).body as { id: bigint; status?: string }[];
+      for (const pet of pets) {
+        const open = orders.filter((order) => order.petId === pet.id && ["placed", "approved"].includes(order.status));
+        assert.equal(open.length, pet.status === "pending" ? 1 : 0, `pet #${pet.id} (${pet.status})`);
+        if (pet.status === "sold")
+          assert.ok(
+            orders.some((order) => order.petId === pet.id && order.status === "delivered"),
+            `sold #${pet.id}`,
+          );
+      }
+      const inventory = (await api("GET", "/v1/store/inventory")).body;
+      assert.equal(Number(inventory.pending), pets.filter((pet) => pet.status === "pending").length);
+    }
+
+    test("first start seeds orders in every state, consistent with the pets' statuses", async () => {
+      await assertDemoOrders();
+    });
+
+    test("db:reset-demo puts the demo's orders back with its pets", async () => {
+      const output = await runScript("db-reset-demo.ts", [], database.url);
+      assert.match(output, /34 demo pets added/);
+      await assertDemoOrders();
+    });
+  });
 }
+
+// Next's own entry serves the same route functions through the route files under app/v1/store: each path once.
+describe("orders through next start (SQLite)", () => {
+  let database: TestDatabase;
+  let server: RunningServer;
+  let key: string;
+  const api: Api = (method, path, options = {}) => call(server.baseUrl, method, path, { key, ...options });
+
+  before(async () => {
+    database = await createMigratedDatabase("sqlite");
+    key = await createKey(database.url);
+    server = await startServer("next", database.url);
+  });
+
+  after(async () => {
+    await server?.stop();
+    await database?.drop();
+  });
+
+  test("every store path answers through its route file", async () => {
+    const petId = await addPet(api);
+    const placed = await place(api, petId);
+    assert.equal(placed.status, 201, placed.text);
+    const id = placed.body.id as bigint;
+    assert.equal((await api("GET", `/v1/store/orders/${id}`)).body.status, "placed");
+    assert.equal((await api("GET", "/v1/store/orders")).body.length, 1);
+    assert.equal((await api("GET", "/v1/store/orders/counts")).body.byStatus.placed, 1n);
+    assert.equal((await api("GET", "/v1/store/inventory")).body.pending, 1n);
+    assert.equal((await api("POST", `/v1/store/orders/${id}/approve`)).body.status, "approved");
+    assert.equal((await api("POST", `/v1/store/orders/${id}/deliver`)).body.status, "delivered");
+    const other = (await place(api, await addPet(api))).body.id as bigint;
+    assert.equal((await api("POST", `/v1/store/orders/${other}/cancel`)).body.status, "cancelled");
+  });
+});

@@ -173,10 +173,21 @@ async function expireOrder(tx: Transaction, id: bigint, now: Date): Promise<bool
 
 /**
  * Expires the holds that have ended, when one can have: at most one indexed read per lapse, nothing otherwise.
- * Every /v1 request calls it before its work.
+ * Every /v1 request calls it before its work; requests arriving while a settling runs wait for that one.
  */
 export async function settleExpiredHolds(now = Date.now()): Promise<void> {
-  if (now < nextLapseAt) return;
+  while (now >= nextLapseAt) {
+    // A settling that began before `now` may have missed a hold ending in between: wait for it, then look again.
+    settling ??= { from: now, done: settle(now).finally(() => (settling = undefined)) };
+    const { from, done } = settling;
+    await done;
+    if (from >= now) return;
+  }
+}
+
+let settling: { from: number; done: Promise<void> } | undefined;
+
+async function settle(now: number): Promise<void> {
   await expireLapsedOrders(new Date(now));
   const next = await db().order.findFirst({
     where: { status: "placed" },
