@@ -105,35 +105,37 @@ export function sqliteDatabase(folder: string): BenchDatabase {
     async appendForOrders(count, placed) {
       const sqlite = open();
       try {
-        const first = sqlite.transaction(() => {
-          const next = (table: string) =>
-            (
-              sqlite
-                .prepare(`SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = '${table}'), 0) + 1 AS next`)
-                .safeIntegers(true)
-                .get() as { next: bigint }
-            ).next;
-          const firstPet = next("pets");
-          const firstOrder = next("orders");
-          sqlite
-            .prepare(
-              `INSERT INTO pets (name, category_id, status)
-               WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
-               SELECT 'Ordered ' || i, 1, ? FROM n`,
-            )
-            .run(count, placed ? "pending" : "available");
-          if (placed) {
+        const first = sqlite
+          .transaction(() => {
+            const next = (table: string) =>
+              (
+                sqlite
+                  .prepare(`SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = '${table}'), 0) + 1 AS next`)
+                  .safeIntegers(true)
+                  .get() as { next: bigint }
+              ).next;
+            const firstPet = next("pets");
+            const firstOrder = next("orders");
             sqlite
               .prepare(
-                `INSERT INTO orders (pet_id, status, customer_name, placed_at, expires_at)
+                `INSERT INTO pets (name, category_id, status)
+               WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+               SELECT 'Ordered ' || i, 1, ? FROM n`,
+              )
+              .run(count, placed ? "pending" : "available");
+            if (placed) {
+              sqlite
+                .prepare(
+                  `INSERT INTO orders (pet_id, status, customer_name, placed_at, expires_at)
                  SELECT id, 'placed', 'Bench', strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now'),
                    '2100-01-01T00:00:00.000+00:00'
                  FROM pets WHERE id >= ? ORDER BY id`,
-              )
-              .run(firstPet);
-          }
-          return placed ? firstOrder : firstPet;
-        })();
+                )
+                .run(firstPet);
+            }
+            return placed ? firstOrder : firstPet;
+          })
+          .immediate(); // the write lock first: a read upgraded later fails while the servers write
         sqlite.pragma("wal_checkpoint(TRUNCATE)");
         return first;
       } finally {

@@ -673,7 +673,7 @@ try {
   writeResults(written, results);
   console.log(`\nWritten to ${path.relative(root, written)}`);
 } catch (error) {
-  console.error(`Benchmark failed: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(`Benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   process.exitCode = 1;
 } finally {
   await cleanUp();

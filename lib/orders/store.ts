@@ -1,13 +1,13 @@
 import "server-only";
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { recordAudit, THE_APP, type AuditContext } from "@/lib/audit/record";
+import { recordAudits, THE_APP, type AuditContext, type AuditEntry } from "@/lib/audit/record";
 import { config } from "@/lib/config";
 import { db, transaction, type Database, type Transaction } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { meets, type Expected } from "@/lib/http/conditional";
 import { findPet } from "@/lib/pets/store";
 import { readStatusCounts } from "@/lib/pets/status-counts";
-import type { PetStatus } from "@/lib/pets/schema";
+import type { Pet, PetStatus } from "@/lib/pets/schema";
 import { Refusal } from "@/lib/refusal";
 import {
   OPEN_ORDER_STATUSES,
@@ -97,23 +97,30 @@ function orderLabel(petName: string, customerName: string): string {
   return `${petName} to ${customerName}`;
 }
 
-/** Moves the pet's status with its record, in the order's transaction: the pet's history says why. */
-async function movePet(
-  tx: Transaction,
-  audit: AuditContext,
-  petId: bigint,
-  from: PetStatus | undefined,
-  to: PetStatus,
-  orderId: bigint,
-): Promise<void> {
-  const moved = await tx.pet.updateMany({ where: { id: petId }, data: { status: to, version: { increment: 1 } } });
-  if (moved.count === 0) return; // a pet gone (a reset of the demo catalogue): the order ends all the same
-  const pet = await findPet(petId, tx);
-  await recordAudit(tx, audit, {
-    action: "pet.updated",
-    target: { type: "pet", id: petId, label: pet?.pet.name },
-    details: { before: { status: from ?? null }, after: { status: to }, order: orderId },
-  });
+/**
+ * Moves the pet's status in the order's transaction, and gives the record that says so, for the caller to write
+ * with the order's own (one INSERT for both): the pet's history says why. Nothing for a pet gone (a reset of the
+ * demo catalogue): the order ends all the same.
+ */
+async function movePet(tx: Transaction, pet: Pet | undefined, to: PetStatus, orderId: bigint): Promise<AuditEntry[]> {
+  if (!pet) return [];
+  const moved = await tx.pet.updateMany({ where: { id: pet.id }, data: { status: to, version: { increment: 1 } } });
+  if (moved.count === 0) return [];
+  return [
+    {
+      action: "pet.updated",
+      target: { type: "pet", id: pet.id, label: pet.name },
+      details: { before: { status: pet.status ?? null }, after: { status: to }, order: orderId },
+    },
+  ];
+}
+
+/** Writes a change's records, all as made by `context`, in one statement. */
+function recordAll(tx: Transaction, context: AuditContext, entries: AuditEntry[]): Promise<void> {
+  return recordAudits(
+    tx,
+    entries.map((entry) => ({ context, entry })),
+  );
 }
 
 // Expiry. A placed order past its expiresAt is expired, and its pet available, by the first of: housekeeping, or
@@ -161,13 +168,15 @@ async function expireOrder(tx: Transaction, id: bigint, now: Date): Promise<bool
     data: { status: "expired", expiredAt: row.expiresAt, version: row.version + 1 },
   });
   if (ended.count === 0) return false; // approved, delivered or cancelled meanwhile
-  const pet = await findPet(row.petId, tx);
-  await recordAudit(tx, THE_APP, {
-    action: "order.expired",
-    target: { type: "order", id, label: orderLabel(pet?.pet.name ?? `pet #${row.petId}`, row.customerName) },
-    details: { before: { status: "placed" }, after: { status: "expired" }, petId: row.petId },
-  });
-  await movePet(tx, THE_APP, row.petId, pet?.pet.status, "available", id);
+  const pet = (await findPet(row.petId, tx))?.pet;
+  await recordAll(tx, THE_APP, [
+    {
+      action: "order.expired",
+      target: { type: "order", id, label: orderLabel(pet?.name ?? `pet #${row.petId}`, row.customerName) },
+      details: { before: { status: "placed" }, after: { status: "expired" }, petId: row.petId },
+    },
+    ...(await movePet(tx, pet, "available", id)),
+  ]);
   return true;
 }
 
@@ -241,16 +250,18 @@ export async function placeOrder(input: NewOrder, audit: AuditContext, tx?: Tran
       pet.pet.name,
     );
     const { order } = placed;
-    await recordAudit(tx, audit, {
-      action: "order.placed",
-      target: { type: "order", id: order.id, label: orderLabel(pet.pet.name, order.customerName) },
-      details: { after: order },
-    });
-    await recordAudit(tx, audit, {
-      action: "pet.updated",
-      target: { type: "pet", id: pet.pet.id, label: pet.pet.name },
-      details: { before: { status: "available" }, after: { status: "pending" }, order: order.id },
-    });
+    await recordAll(tx, audit, [
+      {
+        action: "order.placed",
+        target: { type: "order", id: order.id, label: orderLabel(pet.pet.name, order.customerName) },
+        details: { after: order },
+      },
+      {
+        action: "pet.updated",
+        target: { type: "pet", id: pet.pet.id, label: pet.pet.name },
+        details: { before: { status: "available" }, after: { status: "pending" }, order: order.id },
+      },
+    ]);
     return placed;
   };
   let placed: VersionedOrder;
@@ -402,20 +413,17 @@ export async function changeOrder(
         data: { status: to, [stamp]: now, version: current.version + 1 },
       });
       if (changed.count === 0) return "again"; // another change won: judge against it
-      const pet = await findPet(current.petId, tx);
+      const pet = (await findPet(current.petId, tx))?.pet;
       const next = { ...current, status: to, [stamp]: now, version: current.version + 1 };
-      const updated = toVersioned(next, pet?.pet.name);
-      await recordAudit(tx, audit, {
-        action: `order.${to}`,
-        target: {
-          type: "order",
-          id,
-          label: orderLabel(pet?.pet.name ?? `pet #${current.petId}`, current.customerName),
+      await recordAll(tx, audit, [
+        {
+          action: `order.${to}`,
+          target: { type: "order", id, label: orderLabel(pet?.name ?? `pet #${current.petId}`, current.customerName) },
+          details: { before: { status: current.status }, after: { status: to }, petId: current.petId },
         },
-        details: { before: { status: current.status }, after: { status: to }, petId: current.petId },
-      });
-      if (petStatus) await movePet(tx, audit, current.petId, pet?.pet.status, petStatus, id);
-      return updated;
+        ...(petStatus ? await movePet(tx, pet, petStatus, id) : []),
+      ]);
+      return toVersioned(next, pet?.name);
     });
     if (outcome !== "again") return outcome;
     nextLapseAt = 0;
