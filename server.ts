@@ -53,7 +53,8 @@ function isSession(url: string | undefined): boolean {
  * What to do when the logs' reader is gone: stdout or stderr answers EPIPE because whatever started the server (a
  * supervisor, a shell, a test) has ended. Unhandled, each failed write was reported by Next's error handler on
  * stderr, which failed again: a loop that spun a core and never got to SIGTERM. Now the first EPIPE stops the
- * server, as a supervisor's child should (gracefully once it serves); later write errors are dropped.
+ * server with a failure's exit code (gracefully once it serves), for a supervisor to restart it; later write errors
+ * are dropped.
  */
 let logsGone = (): void => process.exit(1);
 let logsWentAway = false;
@@ -184,7 +185,7 @@ async function main(): Promise<void> {
   });
 
   // Finish the requests in flight, refuse new connections, and exit within the grace period.
-  const shutdown = (signal: string) => {
+  const shutdown = (signal: string, exitCode = 0) => {
     log("info", "shutting down", { signal });
     draining = true;
     markDraining();
@@ -193,7 +194,7 @@ async function main(): Promise<void> {
       void flushCallCounts()
         .catch((error: unknown) => log("warn", "call counts not written at shutdown", { error: String(error) }))
         .then(() => db().$disconnect())
-        .finally(() => process.exit(0));
+        .finally(() => process.exit(exitCode));
     });
     server.closeIdleConnections();
     // A request outliving the grace period (a long CSV export) must not cost the counts: the last ones are
@@ -202,10 +203,10 @@ async function main(): Promise<void> {
       void Promise.race([
         flushCallCounts().catch(() => {}),
         new Promise((resolve) => setTimeout(resolve, 1000)),
-      ]).finally(() => process.exit(0));
+      ]).finally(() => process.exit(exitCode));
     }, SHUTDOWN_GRACE_MS - 1000).unref();
   };
-  logsGone = () => shutdown("EPIPE on stdout or stderr: the logs' reader has gone");
+  logsGone = () => shutdown("EPIPE on stdout or stderr: the logs' reader has gone", 1); // a failure: restart me
   process.once("SIGTERM", () => shutdown("SIGTERM"));
   process.once("SIGINT", () => shutdown("SIGINT"));
 }

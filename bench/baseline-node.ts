@@ -18,6 +18,7 @@ type PetPatch = Partial<NewPet>;
 type OrderRow = {
   id: bigint;
   pet_id: bigint;
+  pet_name: string;
   status: string;
   customer_name: string;
   customer_email: string | null;
@@ -46,7 +47,8 @@ type Store = {
   deliverOrder(id: bigint): Promise<OrderRow | undefined>;
 };
 
-const ORDER_COLUMNS = "id, pet_id, status, customer_name, customer_email, placed_at, expires_at, delivered_at, version";
+const ORDER_COLUMNS =
+  "id, pet_id, pet_name, status, customer_name, customer_email, placed_at, expires_at, delivered_at, version";
 const HOLD_MS = 172_800_000;
 
 const KEY_PATTERN = /^ask_[A-Za-z0-9_-]{32}$/;
@@ -113,11 +115,11 @@ function sqliteStore(file: string): Store {
   });
   // Orders: the app's conditional updates, in one transaction each, its time format for the timestamps.
   const holdPet = prepare(
-    "UPDATE pets SET status = 'pending', version = version + 1 WHERE id = ? AND status = 'available'",
+    "UPDATE pets SET status = 'pending', version = version + 1 WHERE id = ? AND status = 'available' RETURNING name",
   );
   const insertOrder = prepare(
-    `INSERT INTO orders (pet_id, status, customer_name, customer_email, placed_at, expires_at)
-     VALUES (?, 'placed', ?, ?, ?, ?) RETURNING ${ORDER_COLUMNS}`,
+    `INSERT INTO orders (pet_id, pet_name, status, customer_name, customer_email, placed_at, expires_at)
+     VALUES (?, ?, 'placed', ?, ?, ?, ?) RETURNING ${ORDER_COLUMNS}`,
   );
   const deliverById = prepare(
     `UPDATE orders SET status = 'delivered', delivered_at = ?, version = version + 1
@@ -126,10 +128,12 @@ function sqliteStore(file: string): Store {
   const sellPet = prepare("UPDATE pets SET status = 'sold', version = version + 1 WHERE id = ?");
   const sqliteTime = (date: Date) => date.toISOString().replace("Z", "+00:00");
   const place = sqlite.transaction((order: NewOrder, expiresAt: Date) => {
-    if (holdPet.run(order.petId).changes === 0) return undefined;
+    const held = holdPet.get(order.petId) as { name: string } | undefined;
+    if (!held) return undefined;
     const now = sqliteTime(new Date());
     return insertOrder.get(
       order.petId,
+      held.name,
       order.customerName,
       order.customerEmail,
       now,
@@ -255,15 +259,14 @@ function postgresStore(url: string): Store {
       1,
     placeOrder: (order, expiresAt) =>
       inTransaction(async (client) => {
-        const held = await client.query({
-          name: "hold_pet",
-          text: "UPDATE pets SET status = 'pending', version = version + 1 WHERE id = $1 AND status = 'available'",
-          values: [order.petId],
-        });
+        const hold =
+          "UPDATE pets SET status = 'pending', version = version + 1 WHERE id = $1 AND status = 'available' " +
+          "RETURNING name";
+        const held = await client.query<{ name: string }>({ name: "hold_pet", text: hold, values: [order.petId] });
         if (held.rowCount === 0) return undefined;
-        const text = `INSERT INTO orders (pet_id, status, customer_name, customer_email, placed_at, expires_at)
-          VALUES ($1, 'placed', $2, $3, now(), $4) RETURNING ${ORDER_COLUMNS}`;
-        const values = [order.petId, order.customerName, order.customerEmail, expiresAt];
+        const text = `INSERT INTO orders (pet_id, pet_name, status, customer_name, customer_email, placed_at,
+          expires_at) VALUES ($1, $2, 'placed', $3, $4, now(), $5) RETURNING ${ORDER_COLUMNS}`;
+        const values = [order.petId, held.rows[0].name, order.customerName, order.customerEmail, expiresAt];
         return (await client.query<OrderRow>({ name: "insert_order", text, values })).rows[0];
       }),
     deliverOrder: (id) =>
@@ -369,13 +372,13 @@ const etag = (pet: PetRow) => `"${pet.id}.${pet.version}"`;
 
 const time = (value: string | Date) => (typeof value === "string" ? new Date(value) : value).toISOString();
 
-/** An order as the API writes it (without petName, which the app reads beside it). */
+/** An order as the API writes it. */
 function orderJson(row: OrderRow): string {
   const email = row.customer_email === null ? "" : `,"customerEmail":${JSON.stringify(row.customer_email)}`;
   const expires = row.status === "placed" ? `,"expiresAt":"${time(row.expires_at)}"` : "";
   const delivered = row.delivered_at === null ? "" : `,"deliveredAt":"${time(row.delivered_at)}"`;
   return (
-    `{"id":${row.id},"petId":${row.pet_id},"status":"${row.status}",` +
+    `{"id":${row.id},"petId":${row.pet_id},"petName":${JSON.stringify(row.pet_name)},"status":"${row.status}",` +
     `"customerName":${JSON.stringify(row.customer_name)}${email},"placedAt":"${time(row.placed_at)}"` +
     `${expires}${delivered}}`
   );

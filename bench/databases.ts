@@ -126,8 +126,8 @@ export function sqliteDatabase(folder: string): BenchDatabase {
             if (placed) {
               sqlite
                 .prepare(
-                  `INSERT INTO orders (pet_id, status, customer_name, placed_at, expires_at)
-                 SELECT id, 'placed', 'Bench', strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now'),
+                  `INSERT INTO orders (pet_id, pet_name, status, customer_name, placed_at, expires_at)
+                 SELECT id, name, 'placed', 'Bench', strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now'),
                    '2100-01-01T00:00:00.000+00:00'
                  FROM pets WHERE id >= ? ORDER BY id`,
                 )
@@ -231,8 +231,8 @@ export async function postgresDatabase(name: string): Promise<BenchDatabase> {
         );
         if (placed) {
           await client.query(
-            `INSERT INTO orders (pet_id, status, customer_name, placed_at, expires_at)
-             SELECT id, 'placed', 'Bench', now(), '2100-01-01' FROM pets WHERE id >= $1 ORDER BY id`,
+            `INSERT INTO orders (pet_id, pet_name, status, customer_name, placed_at, expires_at)
+             SELECT id, name, 'placed', 'Bench', now(), '2100-01-01' FROM pets WHERE id >= $1 ORDER BY id`,
             [rows[0].pet],
           );
         }

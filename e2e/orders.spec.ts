@@ -68,6 +68,8 @@ test.describe("orders", () => {
 
     const hold = panel.getByTestId("hold");
     await expect(hold).toContainText(/On hold for Ada Lovelace until \d{1,2} \w{3}, \d{2}:\d{2} \(order #\d+\)\./);
+    await expect(hold).toBeFocused(); // the banner, where the form was, says the order is placed
+    await expect(hold).toContainText(/Order #\d+ placed for Ada Lovelace\./);
     await expect(panel.getByTestId("pet-status")).toHaveText("pending");
     await expect(panel.getByTestId("status-held")).toContainText("deliver or cancel the order");
     await expect(panel.getByRole("group", { name: "Set the status" })).toHaveCount(0);

@@ -69,55 +69,55 @@ const CUSTOMERS = [
 
 /**
  * The demo store at work: every pending pet held by an open order (placed, or approved), every sold pet by a
- * delivered one, and a few available pets with a cancelled or an expired order behind them, each order with its
- * record. Placed orders hold their pets for ORDER_HOLD_SECONDS from now, as any order placed now would.
+ * delivered one, and a few available pets with a cancelled or an expired order behind them, each order with the
+ * records of its history at the times it happened. A placed order was placed within the last half of its hold
+ * (ORDER_HOLD_SECONDS), so it still holds its pet.
  */
 async function seedDemoOrders(tx: Transaction, context: AuditContext): Promise<void> {
   const pets = await tx.pet.findMany({ orderBy: { id: "asc" }, select: { id: true, name: true, status: true } });
   const now = Date.now();
-  const hour = 3_600_000;
   const hold = config().ORDER_HOLD_SECONDS * 1000;
+  const step = Math.min(3_600_000, hold / (2 * (pets.length + 1))); // an hour apart, within half a hold
   let available = 0;
   for (const [index, pet] of pets.entries()) {
     const [customerName, customerEmail] = CUSTOMERS[index % CUSTOMERS.length];
-    const placedAt = new Date(now - (index + 1) * hour);
-    let data:
-      | { status: OrderStatus; expiresAt: Date; placedAt?: Date; approvedAt?: Date; deliveredAt?: Date }
-      | { status: OrderStatus; expiresAt: Date; placedAt?: Date; cancelledAt?: Date; expiredAt?: Date }
-      | undefined;
-    if (pet.status === "pending") {
-      const approved = index % 2 === 0;
-      data = approved
-        ? {
-            status: "approved",
-            approvedAt: new Date(placedAt.getTime() + hour / 2),
-            expiresAt: new Date(placedAt.getTime() + hold),
-          }
-        : { status: "placed", expiresAt: new Date(now + hold) };
-    } else if (pet.status === "sold") {
-      data = {
-        status: "delivered",
-        deliveredAt: new Date(placedAt.getTime() + hour / 2),
-        expiresAt: new Date(placedAt.getTime() + hold),
-      };
-    } else if (pet.status === "available" && available < 4) {
-      const cancelled = available++ % 2 === 0;
-      const expiresAt = new Date(placedAt.getTime() - hold); // placed long ago
-      data = cancelled
-        ? { status: "cancelled", cancelledAt: new Date(expiresAt.getTime() - hold / 2), expiresAt }
-        : { status: "expired", expiredAt: expiresAt, expiresAt };
-      data.placedAt = new Date(expiresAt.getTime() - hold);
-    }
-    if (!data) continue;
+    let placedAt = new Date(now - (index + 1) * step);
+    const later = new Date(placedAt.getTime() + step / 2);
+    const moves: { status: OrderStatus; at: Date }[] = [];
+    if (pet.status === "pending" && index % 2 === 0) moves.push({ status: "approved", at: later });
+    else if (pet.status === "sold") moves.push({ status: "delivered", at: later });
+    else if (pet.status === "available" && available < 4) {
+      placedAt = new Date(placedAt.getTime() - 2 * hold); // long ago
+      moves.push(
+        available++ % 2 === 0
+          ? { status: "cancelled", at: new Date(placedAt.getTime() + hold / 2) }
+          : { status: "expired", at: new Date(placedAt.getTime() + hold) },
+      );
+    } else if (pet.status !== "pending") continue;
+    const last = moves.at(-1);
+    const stamp = { approved: "approvedAt", delivered: "deliveredAt", cancelled: "cancelledAt", expired: "expiredAt" };
     const order = await tx.order.create({
-      data: { placedAt, ...data, petId: pet.id, customerName, customerEmail: customerEmail ?? null },
-      select: { id: true, status: true },
+      data: {
+        petId: pet.id,
+        petName: pet.name,
+        customerName,
+        customerEmail: customerEmail ?? null,
+        status: last?.status ?? "placed",
+        placedAt,
+        expiresAt: new Date(placedAt.getTime() + hold),
+        ...Object.fromEntries(moves.map((move) => [stamp[move.status as keyof typeof stamp], move.at])),
+      },
+      select: { id: true },
     });
-    await recordAudit(tx, context, {
-      action: "order.placed",
-      target: { type: "order", id: order.id, label: `${pet.name} to ${customerName}` },
-      details: { demo: true, status: order.status },
-    });
+    const target = { type: "order" as const, id: order.id, label: `${pet.name} to ${customerName}` };
+    await recordAudit(tx, context, { action: "order.placed", target, details: { demo: true }, at: placedAt });
+    for (const move of moves)
+      await recordAudit(tx, move.status === "expired" ? THE_APP : context, {
+        action: `order.${move.status as "approved" | "delivered" | "cancelled" | "expired"}`,
+        target,
+        details: { demo: true },
+        at: move.at,
+      });
   }
 }
 

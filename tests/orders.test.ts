@@ -374,6 +374,30 @@ for (const provider of providers) {
       assertError(await api("GET", `/v1/store/orders?sort=-id&cursor=${cursor}`), 400, "invalid_query");
     });
 
+    test("the customer search takes % and _ as text, not as wildcards", async () => {
+      const named = ["100% Fish Ltd", "A_B Pets", "Fully Ordinary"];
+      const ids: bigint[] = [];
+      for (const name of named) ids.push((await place(api, await addPet(api), name)).body.id as bigint);
+      const found = async (q: string) =>
+        ((await api("GET", `/v1/store/orders?limit=100&q=${encodeURIComponent(q)}`)).body as { id: bigint }[])
+          .map((order) => order.id)
+          .filter((id) => ids.includes(id));
+      assert.deepEqual(await found("%"), [ids[0]]);
+      assert.deepEqual(await found("_"), [ids[1]]);
+      assert.deepEqual(await found("a_b"), [ids[1]], "ignoring case");
+      assert.deepEqual(await found("ORDINARY"), [ids[2]]);
+    });
+
+    test("an order keeps the pet's name it was placed with, and its ETag, when the pet is renamed", async () => {
+      const petId = await addPet(api, "available", "Before the rename");
+      const placed = await place(api, petId);
+      assert.equal(placed.body.petName, "Before the rename");
+      assert.equal((await api("PATCH", `/v1/pets/${petId}`, { body: { name: "After" } })).status, 200);
+      const read = await api("GET", `/v1/store/orders/${placed.body.id}`);
+      assert.equal(read.body.petName, "Before the rename");
+      assert.equal(read.headers.get("etag"), placed.headers.get("etag"));
+    });
+
     test("inventory and the order counts are exact and follow every change", async () => {
       const before = (await api("GET", "/v1/store/inventory")).body;
       const counts = (await api("GET", "/v1/store/orders/counts")).body;

@@ -38,7 +38,7 @@ function orderQueryKey(id: string) {
 }
 
 function petOf(order: Order): string {
-  return order.petName ?? `pet #${String(order.petId)}`;
+  return order.petName;
 }
 
 export function OrderPanel({ id, closeHref }: { id: string; closeHref: string }) {
@@ -113,7 +113,7 @@ export function OrderPanel({ id, closeHref }: { id: string; closeHref: string })
                 className={`text-indigo-800 underline ${focusRing}`}
                 data-testid="order-pet"
               >
-                {order.petName ?? `Pet #${String(order.petId)}`}
+                {order.petName}
               </Link>{" "}
               <span className="text-slate-600">(#{String(order.petId)})</span>
             </dd>

@@ -95,8 +95,7 @@ export function Orders() {
                     data-testid={`order-chip-${chip ?? "all"}`}
                     className={buttonClass({ variant: current ? "primary" : "plain" })}
                   >
-                    {chip ?? "All"}
-                    <span className="ml-2 tabular-nums">{count ?? "…"}</span>
+                    {chip ?? "All"} <span className="ml-1 tabular-nums">{count ?? "…"}</span>
                   </Link>
                 </li>
               );
@@ -141,7 +140,7 @@ export function Orders() {
                     >
                       <span className="font-mono text-sm tabular-nums">#{id}</span>
                       <span className="min-w-0 font-medium break-words">
-                        {order.petName ?? `Pet #${String(order.petId)}`}
+                        {order.petName}
                         <span className="font-normal text-slate-700"> to {order.customerName}</span>
                       </span>
                       <OrderStatusBadge status={order.status} />

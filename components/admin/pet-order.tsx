@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { RequestId } from "@/components/admin/form-fields";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -33,15 +33,31 @@ export function holdReason(order: Order): string {
 }
 
 export function PetOrder({ pet, order }: { pet: Pet; order: Order | null | undefined }) {
-  if (order) return <HoldBanner order={order} />;
-  if (order === null && pet.status === "available") return <PlaceOrder pet={pet} />;
+  // The order placed from this panel: its banner takes the focus and says so, where the form was.
+  const [placed, setPlaced] = useState<bigint | undefined>();
+  if (order) return <HoldBanner order={order} justPlaced={order.id === placed} />;
+  if (order === null && pet.status === "available") return <PlaceOrder pet={pet} onPlaced={setPlaced} />;
   return null;
 }
 
-function HoldBanner({ order }: { order: Order }) {
+function HoldBanner({ order, justPlaced }: { order: Order; justPlaced: boolean }) {
   const id = String(order.id);
+  const banner = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (justPlaced) banner.current?.focus();
+  }, [justPlaced]);
   return (
-    <div className="mt-3 rounded-md border border-amber-400 bg-amber-50 p-3 text-sm text-amber-950" data-testid="hold">
+    <div
+      ref={banner}
+      tabIndex={-1}
+      className={`mt-3 rounded-md border border-amber-400 bg-amber-50 p-3 text-sm text-amber-950 ${focusRing}`}
+      data-testid="hold"
+    >
+      {justPlaced ? (
+        <p className="font-medium">
+          Order #{id} placed for {order.customerName}.
+        </p>
+      ) : null}
       <p>
         {order.status === "placed" && order.expiresAt
           ? `On hold for ${order.customerName} until ${shortTime(order.expiresAt)} (order #${id}).`
@@ -57,17 +73,26 @@ function HoldBanner({ order }: { order: Order }) {
   );
 }
 
-function PlaceOrder({ pet }: { pet: Pet }) {
+function PlaceOrder({ pet, onPlaced }: { pet: Pet; onPlaced: (orderId: bigint) => void }) {
   const client = useQueryClient();
   const [open, setOpen] = useState(false);
   const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const nameField = useRef<HTMLInputElement>(null);
   const opener = useRef<HTMLButtonElement>(null);
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    // Into the form once when it opens; back to its button when it is cancelled.
+    if (open) nameField.current?.focus();
+    else if (wasOpen.current) opener.current?.focus();
+    wasOpen.current = open;
+  }, [open]);
   const petId = String(pet.id);
   const place = useMutation({
     mutationFn: (input: { customerName: string; customerEmail?: string }) => placeOrder({ petId: pet.id, ...input }),
-    onSuccess: () => {
-      setOpen(false);
-      opener.current?.focus();
+    onSuccess: ({ order }) => {
+      // The hold at once, in place of this form (the refetches below confirm it).
+      client.setQueryData(petOrderQueryKey(petId), order);
+      onPlaced(order.id);
     },
     onError: (error) => {
       if (error instanceof AdminRequestError && error.errors)
@@ -86,11 +111,6 @@ function PlaceOrder({ pet }: { pet: Pet }) {
         <Button ref={opener} variant="primary" onClick={() => setOpen(true)} aria-expanded={false}>
           Place order…
         </Button>
-        {place.isSuccess ? (
-          <p role="status" className="mt-2 text-sm text-emerald-800">
-            Order #{String(place.data.order.id)} placed for {place.data.order.customerName}.
-          </p>
-        ) : null}
       </div>
     );
   }
@@ -133,7 +153,7 @@ function PlaceOrder({ pet }: { pet: Pet }) {
         autoComplete="off"
         maxLength={100}
         required
-        ref={(input) => input?.focus()}
+        ref={nameField}
         errors={errors.customerName}
       />
       <TextField

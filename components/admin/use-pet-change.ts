@@ -3,6 +3,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { petHistoryKey } from "@/lib/client/activity-api";
 import { AdminRequestError, deletePet, updatePet, type VersionedPet } from "@/lib/client/admin-api";
+import { ORDERS_KEY } from "@/lib/client/orders-api";
 import {
   applyPatch,
   changePetInPages,
@@ -76,6 +77,8 @@ export function usePetChange(id: string) {
     onSettled: () => {
       void client.invalidateQueries({ queryKey: PETS_KEY });
       void client.invalidateQueries({ queryKey: petHistoryKey(id) });
+      // An order placed meanwhile (a colleague's sale) is what may have refused the change: read the hold again.
+      void client.invalidateQueries({ queryKey: ORDERS_KEY });
     },
   });
 }

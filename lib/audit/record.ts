@@ -57,6 +57,8 @@ export type AuditEntry = {
   target: { type: AuditTargetType; id?: number | bigint | string; label?: string };
   /** Serialised as JSON (bigints digit for digit): a pet change's before and after, a new role… */
   details?: unknown;
+  /** When it happened, if not now: the demo store's made-up history (lib/demo-seed.ts). */
+  at?: Date;
 };
 
 /** The command-line tools, run on the server by someone with its shell. */
@@ -82,6 +84,7 @@ function auditRow(context: AuditContext, entry: AuditEntry) {
     details: detailsOf(entry.details, context.via),
     clientAddress: context.clientAddress ?? null,
     requestId: context.requestId ?? null,
+    ...(entry.at && { at: entry.at }),
   };
 }
 

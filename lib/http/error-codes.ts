@@ -93,7 +93,7 @@ export const errorCodes = {
     status: 415,
     message: "The request body must be sent as Content-Type: application/json.",
     when:
-      "createPet: not `application/json` (or `application/*+json`); updatePet: not " +
+      "createPet and placeOrder: not `application/json` (or `application/*+json`); updatePet: not " +
       "`application/merge-patch+json` or `application/json` (with `Accept-Patch`)",
   },
   idempotency_key_reused: {

@@ -8,9 +8,11 @@ import { idempotency } from "@/lib/idempotency";
 import { Refusal } from "@/lib/refusal";
 import { decodeCursor, nextPageLink } from "@/lib/pets/cursor";
 import { queryOf } from "@/lib/pets/handlers";
-import { listOrdersQuerySchema, newOrderSchema, orderIdSchema } from "@/lib/orders/schema";
+import { listOrdersQuerySchema, newOrderSchema, orderIdSchema, type Order } from "@/lib/orders/schema";
 import {
   changeOrder,
+  forgetNextLapse,
+  settleExpiredHolds,
   countOrders,
   findOrder,
   inventory,
@@ -24,6 +26,18 @@ import { auditContextOf, type ApiClient } from "@/lib/v1/guard";
 
 // The store's operations of /v1 (under /v1/store): each parses its input, calls the orders store, shapes the
 // answer, as lib/pets/handlers.ts does for pets.
+
+/** Whether one of these orders is shown placed past its hold: one that ended between the guard's check and the read. */
+function lapsed(orders: Order[]): boolean {
+  const now = Date.now();
+  return orders.some((order) => order.expiresAt !== undefined && Date.parse(order.expiresAt) <= now);
+}
+
+/** Expires what has lapsed by now, whatever this instance believed. */
+async function settleNow(): Promise<void> {
+  forgetNextLapse();
+  await settleExpiredHolds();
+}
 
 /** An order's strong ETag, made as a pet's: its id and the count of its changes. */
 export function orderEtag({ order, version }: VersionedOrder): string {
@@ -68,7 +82,11 @@ export const listOrdersHandler: Handler<ApiClient> = async ({ url }) => {
     }
     after = position.id;
   }
-  const page = await listOrders({ limit, status, petId, q, sort, after });
+  let page = await listOrders({ limit, status, petId, q, sort, after });
+  if (lapsed(page.orders)) {
+    await settleNow();
+    page = await listOrders({ limit, status, petId, q, sort, after });
+  }
   const last = page.orders.at(-1);
   const kept = {
     limit: String(limit),
@@ -92,7 +110,11 @@ export const countOrdersHandler: Handler<ApiClient> = async ({ url }) => {
 export const getOrderHandler: Handler<ApiClient> = async ({ request, params }) => {
   const id = pathParam(params, "orderId", orderIdSchema);
   const { ifNoneMatch } = preconditionsOf(request, id, { lenient: true });
-  const found = await findOrder(id);
+  let found = await findOrder(id);
+  if (found && lapsed([found.order])) {
+    await settleNow();
+    found = await findOrder(id);
+  }
   if (!found) throw noSuchOrder(id);
   if (ifNoneMatch === "*" || ifNoneMatch?.includes(found.version))
     return new Response(null, { status: 304, headers: { ETag: orderEtag(found) } });

@@ -75,13 +75,12 @@ export const orderSchema = z
   .object({
     id: int64Schema("id").meta({ description: "Assigned by the service when the order is placed.", examples: [1] }),
     petId: int64Schema("petId").meta({ description: "The pet the order is for.", examples: [1] }),
-    petName: z
-      .string()
-      .optional()
-      .meta({
-        description: "The pet's name as it is now; absent once the pet has left the catalogue.",
-        examples: ["Biscuit"],
-      }),
+    petName: z.string().meta({
+      description:
+        "The pet's name when the order was placed, as a sales record keeps what was sold (a later rename of the " +
+        "pet does not change it).",
+      examples: ["Biscuit"],
+    }),
     status: orderStatusSchema,
     customerName: customerNameSchema,
     customerEmail: customerEmailSchema.optional(),
@@ -136,8 +135,8 @@ export const listOrdersQuerySchema = z.strictObject(
       .optional()
       .meta({
         description:
-          `Only orders whose customer name contains this text, ignoring the case of ASCII letters (1 to ` +
-          `${ORDER_SEARCH_MAX_LENGTH} characters).`,
+          `Only orders whose customer name contains this text (1 to ${ORDER_SEARCH_MAX_LENGTH} characters, no ` +
+          "wildcards: `%` and `_` are themselves), ignoring case (of ASCII letters on SQLite).",
       }),
     sort: z
       .enum(orderSorts, { error: `sort must be one of ${orderSorts.join(", ")}` })

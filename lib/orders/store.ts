@@ -33,6 +33,7 @@ const orderColumns = {
   status: true,
   customerName: true,
   customerEmail: true,
+  petName: true,
   placedAt: true,
   expiresAt: true,
   approvedAt: true,
@@ -48,6 +49,7 @@ type OrderRow = {
   status: OrderStatus;
   customerName: string;
   customerEmail: string | null;
+  petName: string;
   placedAt: Date;
   expiresAt: Date;
   approvedAt: Date | null;
@@ -60,15 +62,12 @@ type OrderRow = {
 /** An order and the count of its changes, which its ETag is made of. */
 export type VersionedOrder = { order: Order; version: number };
 
-/**
- * A row as an Order: absent members for empty columns, `expiresAt` only while the order is placed, and the pet's
- * name as it is now when the pet is in the catalogue.
- */
-function toVersioned(row: OrderRow, petName: string | undefined): VersionedOrder {
+/** A row as an Order: absent members for empty columns, `expiresAt` only while the order is placed. */
+function toVersioned(row: OrderRow): VersionedOrder {
   const order: Order = {
     id: row.id,
     petId: row.petId,
-    ...(petName !== undefined && { petName }),
+    petName: row.petName,
     status: row.status,
     customerName: row.customerName,
     ...(row.customerEmail !== null && { customerEmail: row.customerEmail }),
@@ -172,7 +171,7 @@ async function expireOrder(tx: Transaction, id: bigint, now: Date): Promise<bool
   await recordAll(tx, THE_APP, [
     {
       action: "order.expired",
-      target: { type: "order", id, label: orderLabel(pet?.name ?? `pet #${row.petId}`, row.customerName) },
+      target: { type: "order", id, label: orderLabel(row.petName, row.customerName) },
       details: { before: { status: "placed" }, after: { status: "expired" }, petId: row.petId },
     },
     ...(await movePet(tx, pet, "available", id)),
@@ -242,12 +241,12 @@ export async function placeOrder(input: NewOrder, audit: AuditContext, tx?: Tran
           status: "placed",
           customerName: input.customerName,
           customerEmail: input.customerEmail ?? null,
+          petName: pet.pet.name,
           placedAt: now,
           expiresAt: new Date(now.getTime() + holdMs()),
         },
         select: orderColumns,
       }),
-      pet.pet.name,
     );
     const { order } = placed;
     await recordAll(tx, audit, [
@@ -279,7 +278,7 @@ export async function placeOrder(input: NewOrder, audit: AuditContext, tx?: Tran
 
 export async function findOrder(id: bigint, tx: Transaction = db()): Promise<VersionedOrder | undefined> {
   const row = await tx.order.findUnique({ where: { id }, select: orderColumns });
-  return row ? toVersioned(row, (await findPet(row.petId, tx))?.pet.name) : undefined;
+  return row ? toVersioned(row) : undefined;
 }
 
 /** The open (placed or approved) order holding a pet, if one does. */
@@ -313,33 +312,48 @@ export type ListOrdersOptions = {
 
 /**
  * A page of orders in id order (ascending, or descending for `-id`) after the given id, optionally of one status
- * and one pet (each an index ending in the id), and whose customer name contains `q` (ASCII letters ignoring case;
- * a walk testing each order, as a search of a few thousand orders a day needs).
+ * and one pet (each an index ending in the id), and whose customer name contains `q` as plain text (no wildcards;
+ * ASCII letters ignoring case on SQLite, all letters on PostgreSQL): a walk testing each order, as a search of a
+ * store's few thousand orders needs.
  */
 export async function listOrders(options: ListOrdersOptions, tx: Transaction = db()): Promise<OrderPage> {
   const descending = options.sort === "-id";
-  const insensitive = config().database.provider === "postgresql" ? { mode: "insensitive" as const } : {};
-  const rows = await tx.order.findMany({
-    select: orderColumns,
-    where: {
-      status: options.status,
-      petId: options.petId,
-      customerName: options.q === undefined ? undefined : { contains: options.q, ...insensitive },
-      id: options.after === undefined ? undefined : descending ? { lt: options.after } : { gt: options.after },
-    },
-    orderBy: { id: descending ? "desc" : "asc" },
-    take: options.limit + 1,
-  });
-  const shown = rows.slice(0, options.limit);
-  const pets = await tx.pet.findMany({
-    where: { id: { in: [...new Set(shown.map((row) => row.petId))] } },
-    select: { id: true, name: true },
-  });
-  const names = new Map(pets.map((pet) => [pet.id, pet.name]));
+  const take = options.limit + 1;
+  const after = options.after === undefined ? undefined : descending ? { lt: options.after } : { gt: options.after };
+  const where = { status: options.status, petId: options.petId, id: after };
+  const orderBy = { id: descending ? ("desc" as const) : ("asc" as const) };
+  let rows: OrderRow[];
+  if (options.q === undefined) {
+    rows = await tx.order.findMany({ select: orderColumns, where, orderBy, take });
+  } else {
+    const ids = await matchingOrderIds({ ...options, q: options.q }, take, tx);
+    rows = await tx.order.findMany({ select: orderColumns, where: { id: { in: ids } }, orderBy });
+  }
   return {
-    orders: shown.map((row) => toVersioned(row, names.get(row.petId)).order),
+    orders: rows.slice(0, options.limit).map((row) => toVersioned(row).order),
     more: rows.length > options.limit,
   };
+}
+
+/** The ids of listOrders' page when it searches: the customer name's containing `q` tested as text, not a pattern. */
+async function matchingOrderIds(options: ListOrdersOptions & { q: string }, take: number, tx: Transaction) {
+  const postgres = config().database.provider === "postgresql";
+  const params: unknown[] = [];
+  const param = (value: unknown) => {
+    params.push(value);
+    return postgres ? `$${params.length}` : "?";
+  };
+  const where = [`${postgres ? "strpos" : "instr"}(lower(customer_name), lower(${param(options.q)})) > 0`];
+  if (options.status)
+    where.push(`status = ${postgres ? `CAST(${param(options.status)} AS "OrderStatus")` : param(options.status)}`);
+  if (options.petId !== undefined) where.push(`pet_id = ${param(options.petId)}`);
+  const descending = options.sort === "-id";
+  if (options.after !== undefined) where.push(`id ${descending ? "<" : ">"} ${param(options.after)}`);
+  const text =
+    `SELECT CAST(id AS TEXT) AS id FROM orders WHERE ${where.join(" AND ")} ` +
+    `ORDER BY id${descending ? " DESC" : ""} LIMIT ${param(take)}`;
+  const rows: { id: string }[] = await tx.$queryRawUnsafe(text, ...params);
+  return rows.map((row) => BigInt(row.id));
 }
 
 /** How many orders each status holds: a count over the (status, id) index. */
@@ -418,12 +432,12 @@ export async function changeOrder(
       await recordAll(tx, audit, [
         {
           action: `order.${to}`,
-          target: { type: "order", id, label: orderLabel(pet?.name ?? `pet #${current.petId}`, current.customerName) },
+          target: { type: "order", id, label: orderLabel(current.petName, current.customerName) },
           details: { before: { status: current.status }, after: { status: to }, petId: current.petId },
         },
         ...(petStatus ? await movePet(tx, pet, petStatus, id) : []),
       ]);
-      return toVersioned(next, pet?.name);
+      return toVersioned(next);
     });
     if (outcome !== "again") return outcome;
     nextLapseAt = 0;

@@ -29,6 +29,7 @@ import {
 } from "@/lib/pets/store";
 import type { AuditContext } from "@/lib/audit/record";
 import { countCall } from "@/lib/v1/call-counts";
+import { settleExpiredHolds } from "@/lib/orders/store";
 import { auditContextOf, type ApiClient } from "@/lib/v1/guard";
 
 // The pets operations of /v1: each parses its input, calls the store, shapes the response. The route
@@ -121,6 +122,7 @@ function petAnswer(found: VersionedPet): Response {
  */
 export async function readPet({ request, params }: Pick<HandlerContext<unknown>, "request" | "params">) {
   const id = pathParam(params, "petId", petIdSchema);
+  await settleExpiredHolds(); // the admin app's read does not pass the /v1 guard, which does this for getPet
   const { ifMatch, ifNoneMatch } = preconditionsOf(request, id, { lenient: true });
   const found = await findPet(id);
   if (!found) throw noSuchPet(id);

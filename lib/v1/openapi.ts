@@ -238,8 +238,9 @@ function buildDocument({ API_PRODUCTION_URL, API_STAGING_URL }: Config, operatio
         "- **Statuses**: updatePet may set any status after any other (available, pending, sold, or none), " +
           "except while an open order holds the pet (409 `pet_on_hold`): orders move it from available to " +
           "pending (placeOrder) and to sold (deliverOrder) or back to available (cancelOrder, or the hold expiring).",
-        "- **Concurrency**: every single-pet response carries a strong `ETag`; updatePet and deletePet honour " +
-          "`If-Match` (412 `precondition_failed` when stale), getPet honours `If-None-Match` (304).",
+        "- **Concurrency**: every single-pet and single-order response carries a strong `ETag`; updatePet, " +
+          "deletePet and an order's approve, deliver and cancel honour `If-Match` (412 `precondition_failed` when " +
+          "stale), getPet and getOrder honour `If-None-Match` (304).",
         `- **Bodies**: \`application/json\` only (else 415), at most ${BODY_LIMIT_BYTES / 1024} KiB (else 413), ` +
           `arrays and objects nested at most ${MAX_JSON_DEPTH} deep (else 400 \`invalid_json\`, before any ` +
           "parsing); unknown members are refused.",

@@ -10,6 +10,7 @@ CREATE TABLE "orders" (
     "status" "OrderStatus" NOT NULL,
     "customer_name" TEXT NOT NULL,
     "customer_email" TEXT,
+    "pet_name" TEXT NOT NULL,
     "placed_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "expires_at" TIMESTAMP(3) NOT NULL,
     "approved_at" TIMESTAMP(3),

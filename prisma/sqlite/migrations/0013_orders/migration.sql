@@ -7,6 +7,7 @@ CREATE TABLE "orders" (
     "status" TEXT NOT NULL,
     "customer_name" TEXT NOT NULL,
     "customer_email" TEXT,
+    "pet_name" TEXT NOT NULL,
     "placed_at" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "expires_at" DATETIME NOT NULL,
     "approved_at" DATETIME,
