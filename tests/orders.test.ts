@@ -12,6 +12,11 @@ import {
 } from "@/scripts/harness/servers";
 import { createKey } from "@/scripts/harness/fixtures";
 import Database from "better-sqlite3";
+import { COMMAND_LINE } from "@/lib/audit/record";
+import { databaseConfig } from "@/lib/config";
+import { withDatabase } from "@/lib/db/client";
+import { findOrder, forgetNextLapse, placeOrder, settleExpiredHolds } from "@/lib/orders/store";
+import { createPet, findPet } from "@/lib/pets/store";
 import pg from "pg";
 
 // Orders over HTTP through server.ts on SQLite and PostgreSQL: placing one holds its pet (pending) and never sells
@@ -581,5 +586,33 @@ describe("orders through next start (SQLite)", () => {
     assert.equal((await api("POST", `/v1/store/orders/${id}/deliver`)).body.status, "delivered");
     const other = (await place(api, await addPet(api))).body.id as bigint;
     assert.equal((await api("POST", `/v1/store/orders/${other}/cancel`)).body.status, "cancelled");
+  });
+});
+
+// The remembered next lapse, as production runs it (the default hold of two days, which the short-hold servers above
+// cannot use): in the test process, on SQLite, with the clock passed in.
+describe("a hold's end with the default hold, in-process (SQLite)", () => {
+  test("a settle before expiresAt changes nothing and remembers it; the first at expiresAt expires it", async () => {
+    const database = await createMigratedDatabase("sqlite");
+    try {
+      await withDatabase(databaseConfig(database.url), async () => {
+        const { pet } = await createPet({ name: "Slow hold", categoryId: 1n, status: "available" }, COMMAND_LINE);
+        const { order } = await placeOrder({ petId: pet.id, customerName: "Ada Lovelace" }, COMMAND_LINE);
+        const end = Date.parse(order.expiresAt!);
+        assert.equal(end - Date.parse(order.placedAt), 172_800_000);
+        forgetNextLapse();
+        await settleExpiredHolds(end - 60_000); // looks, and remembers that nothing lapses before `end`
+        await settleExpiredHolds(end - 1); // does not look
+        assert.equal((await findOrder(order.id))!.order.status, "placed");
+        assert.equal((await findPet(pet.id))!.pet.status, "pending");
+        await settleExpiredHolds(end);
+        const expired = (await findOrder(order.id))!.order;
+        assert.equal(expired.status, "expired");
+        assert.equal(expired.expiredAt, order.expiresAt);
+        assert.equal((await findPet(pet.id))!.pet.status, "available");
+      });
+    } finally {
+      await database.drop();
+    }
   });
 });
