@@ -201,40 +201,40 @@ async function seed(database: BenchDatabase, pets: number): Promise<void> {
  */
 function deletablePets(database: BenchDatabase): OperationRun["first"] {
   return async (server, connections) => {
-    const created = results.throughput.find(
-      (row) =>
-        row.database === database.provider &&
-        row.operation === "create" &&
-        row.server === server &&
-        row.connections === connections,
-    );
-    const seconds = DURATION + (connections === CONNECTIONS[0] ? WARMUP : 0);
-    const count = Math.ceil(3 * (created?.rps ?? 5000) * seconds) + 1000;
+    const count = rowsForARun(database, server, connections, 5000);
     progress(`${database.provider} delete: adding ${count} pets to delete`);
     return Number(await database.append(count));
   };
 }
 
 /**
- * Before each placeOrder (or deliver) run: as deletablePets, enough available pets (or placed orders) for three times
- * the creates the same server made in the same time, and the first one's id.
+ * Before each placeOrder (or deliver) run: as deletablePets, enough available pets (or placed orders), and the first
+ * one's id.
  */
 function orderablePets(database: BenchDatabase): (placed: boolean) => OperationRun["first"] {
   return (placed) => async (server, connections) => {
-    const created = results.throughput.find(
-      (row) =>
-        row.database === database.provider &&
-        row.operation === "create" &&
-        row.server === server &&
-        row.connections === connections,
-    );
-    const seconds = DURATION + (connections === CONNECTIONS[0] ? WARMUP : 0);
-    const count = Math.ceil(3 * (created?.rps ?? 2000) * seconds) + 1000;
+    const count = rowsForARun(database, server, connections, 2000);
     progress(
       `${database.provider} ${placed ? "deliver" : "place order"}: adding ${count} ${placed ? "orders" : "pets"}`,
     );
     return Number(await database.appendForOrders(count, placed));
   };
+}
+
+/**
+ * How many rows a run that uses one up a request needs: three times as many as the same server created in the same
+ * time at the same connections (`guess` requests a second when it has not been measured), plus a thousand.
+ */
+function rowsForARun(database: BenchDatabase, server: ServerName, connections: number, guess: number): number {
+  const created = results.throughput.find(
+    (row) =>
+      row.database === database.provider &&
+      row.operation === "create" &&
+      row.server === server &&
+      row.connections === connections,
+  );
+  const seconds = DURATION + (connections === CONNECTIONS[0] ? WARMUP : 0);
+  return Math.ceil(3 * (created?.rps ?? guess) * seconds) + 1000;
 }
 
 /** Every operation on every server, at 1 and 32 connections, the servers taking turns per operation. */

@@ -7,6 +7,7 @@ import {
   runScript,
   startServer,
   testProviders,
+  type Entry,
   type RunningServer,
   type TestDatabase,
 } from "@/scripts/harness/servers";
@@ -29,6 +30,25 @@ const providers = await testProviders();
 const SHORT_HOLD_SECONDS = 2;
 
 type Api = (method: string, path: string, options?: Parameters<typeof call>[3]) => Promise<Reply>;
+
+/** A describe block's fresh database, API key and server (through `entry`, with `env`), and calls with the key. */
+function serverFor(provider: TestDatabase["provider"], { entry = "custom", env = {} }: ServerOptions = {}) {
+  const state = {} as { database: TestDatabase; server: RunningServer; key: string };
+  before(async () => {
+    state.database = await createMigratedDatabase(provider);
+    state.key = await createKey(state.database.url);
+    state.server = await startServer(entry, state.database.url, env);
+  });
+  after(async () => {
+    await state.server?.stop();
+    await state.database?.drop();
+  });
+  const api: Api = (method, path, options = {}) =>
+    call(state.server.baseUrl, method, path, { key: state.key, ...options });
+  return { api, state };
+}
+
+type ServerOptions = { entry?: Entry; env?: Record<string, string> };
 
 /** Adds a pet with this status (none for null). */
 async function addPet(api: Api, status: string | null = "available", name = "Biscuit"): Promise<bigint> {
@@ -69,21 +89,7 @@ async function recordsOf(database: TestDatabase, type: string, id: bigint): Prom
 
 for (const provider of providers) {
   describe(`orders on ${provider} (server.ts)`, () => {
-    let database: TestDatabase;
-    let server: RunningServer;
-    let key: string;
-    const api: Api = (method, path, options = {}) => call(server.baseUrl, method, path, { key, ...options });
-
-    before(async () => {
-      database = await createMigratedDatabase(provider);
-      key = await createKey(database.url);
-      server = await startServer("custom", database.url);
-    });
-
-    after(async () => {
-      await server?.stop();
-      await database?.drop();
-    });
+    const { api, state } = serverFor(provider);
 
     test("placing an order holds the pet: 201 with the Order, Location and ETag; the pet is pending", async () => {
       const petId = await addPet(api);
@@ -115,11 +121,11 @@ for (const provider of providers) {
       assert.equal(unchanged.status, 304);
 
       assert.deepEqual(
-        (await recordsOf(database, "order", order.id)).map((record) => record.action),
+        (await recordsOf(state.database, "order", order.id)).map((record) => record.action),
         ["order.placed"],
       );
       assert.deepEqual(
-        (await recordsOf(database, "pet", petId)).map((record) => record.action),
+        (await recordsOf(state.database, "pet", petId)).map((record) => record.action),
         ["pet.created", "pet.updated"],
       );
     });
@@ -178,7 +184,7 @@ for (const provider of providers) {
         "payload_too_large",
       );
       assertError(
-        await call(server.baseUrl, "POST", "/v1/store/orders", { body: { petId, customerName: "A" } }),
+        await call(state.server.baseUrl, "POST", "/v1/store/orders", { body: { petId, customerName: "A" } }),
         401,
         "unauthorized",
       );
@@ -226,7 +232,7 @@ for (const provider of providers) {
       }
       assert.equal(await petStatus(api, sold), "sold", "nothing changed");
       assert.deepEqual(
-        (await recordsOf(database, "order", order.id)).map((record) => record.action),
+        (await recordsOf(state.database, "order", order.id)).map((record) => record.action),
         ["order.placed", "order.approved", "order.delivered"],
       );
 
@@ -448,21 +454,7 @@ for (const provider of providers) {
   });
 
   describe(`order expiry on ${provider} (server.ts, ORDER_HOLD_SECONDS=${SHORT_HOLD_SECONDS})`, () => {
-    let database: TestDatabase;
-    let server: RunningServer;
-    let key: string;
-    const api: Api = (method, path, options = {}) => call(server.baseUrl, method, path, { key, ...options });
-
-    before(async () => {
-      database = await createMigratedDatabase(provider);
-      key = await createKey(database.url);
-      server = await startServer("custom", database.url, { ORDER_HOLD_SECONDS: String(SHORT_HOLD_SECONDS) });
-    });
-
-    after(async () => {
-      await server?.stop();
-      await database?.drop();
-    });
+    const { api, state } = serverFor(provider, { env: { ORDER_HOLD_SECONDS: String(SHORT_HOLD_SECONDS) } });
 
     test("a placed order past its hold reads as expired and its pet as available, on the first read", async () => {
       const petId = await addPet(api);
@@ -487,7 +479,7 @@ for (const provider of providers) {
       assert.equal(await petStatus(api, approvedPet), "pending");
       assert.equal((await place(api, petId, "Second customer")).status, 201, "orderable again");
       assert.deepEqual(
-        (await recordsOf(database, "order", placed.id)).map((record) => record.action),
+        (await recordsOf(state.database, "order", placed.id)).map((record) => record.action),
         ["order.placed", "order.expired"],
       );
     });
@@ -504,21 +496,7 @@ for (const provider of providers) {
   });
 
   describe(`the demo store's orders on ${provider}`, () => {
-    let database: TestDatabase;
-    let server: RunningServer;
-    let key: string;
-    const api: Api = (method, path, options = {}) => call(server.baseUrl, method, path, { key, ...options });
-
-    before(async () => {
-      database = await createMigratedDatabase(provider);
-      key = await createKey(database.url);
-      server = await startServer("custom", database.url, { DEMO_SEED: "on" });
-    });
-
-    after(async () => {
-      await server?.stop();
-      await database?.drop();
-    });
+    const { api, state } = serverFor(provider, { env: { DEMO_SEED: "on" } });
 
     /** Every order and pet of the demo agree: pending pets held by open orders, sold ones by delivered orders. */
     async function assertDemoOrders(): Promise<void> {
@@ -548,7 +526,7 @@ for (const provider of providers) {
     });
 
     test("db:reset-demo puts the demo's orders back with its pets", async () => {
-      const output = await runScript("db-reset-demo.ts", [], database.url);
+      const output = await runScript("db-reset-demo.ts", [], state.database.url);
       assert.match(output, /34 demo pets added/);
       await assertDemoOrders();
     });
@@ -557,21 +535,7 @@ for (const provider of providers) {
 
 // Next's own entry serves the same route functions through the route files under app/v1/store: each path once.
 describe("orders through next start (SQLite)", () => {
-  let database: TestDatabase;
-  let server: RunningServer;
-  let key: string;
-  const api: Api = (method, path, options = {}) => call(server.baseUrl, method, path, { key, ...options });
-
-  before(async () => {
-    database = await createMigratedDatabase("sqlite");
-    key = await createKey(database.url);
-    server = await startServer("next", database.url);
-  });
-
-  after(async () => {
-    await server?.stop();
-    await database?.drop();
-  });
+  const { api } = serverFor("sqlite", { entry: "next" });
 
   test("every store path answers through its route file", async () => {
     const petId = await addPet(api);

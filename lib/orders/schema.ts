@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { int64Schema, positiveInt64Text } from "@/lib/http/int64";
-import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from "@/lib/pets/schema";
+import { listCursorSchema, listLimitSchema } from "@/lib/pets/schema";
 import { hasVisibleCharacter, NOT_ONLY_INVISIBLE } from "@/lib/visible-text";
 
 // The order resource's one set of rules, as lib/pets/schema.ts is the pet's: the /v1 handlers validate with these,
@@ -111,18 +111,7 @@ export const ORDER_SEARCH_MAX_LENGTH = CUSTOMER_NAME_MAX_LENGTH;
 
 export const listOrdersQuerySchema = z.strictObject(
   {
-    limit: z
-      .string()
-      .regex(/^[0-9]+$/, `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`)
-      .pipe(
-        z.coerce
-          .number<string>()
-          .int()
-          .min(1, `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`)
-          .max(LIST_LIMIT_MAX, `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`),
-      )
-      .default(LIST_LIMIT_DEFAULT)
-      .meta({ description: "Maximum number of orders returned." }),
+    limit: listLimitSchema("orders"),
     status: orderStatusSchema.optional().meta({ description: "Only orders with this status." }),
     petId: positiveInt64Text("petId").optional().meta({ description: "Only orders for this pet." }),
     q: z
@@ -142,15 +131,7 @@ export const listOrdersQuerySchema = z.strictObject(
       .enum(orderSorts, { error: `sort must be one of ${orderSorts.join(", ")}` })
       .default("id")
       .meta({ description: "`id` (oldest first, the default) or `-id` (newest first)." }),
-    cursor: z
-      .string()
-      .min(1, "cursor must not be empty")
-      .optional()
-      .meta({
-        description:
-          'Opaque position from a previous page\'s Link rel="next"; start from the first page without it. A cursor ' +
-          "continues only the order it was issued in.",
-      }),
+    cursor: listCursorSchema,
   },
   { error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "invalid query") },
 );

@@ -124,20 +124,31 @@ export const petSortSchema = z.enum(petSorts, { error: `sort must be one of ${pe
 });
 export type PetSort = z.infer<typeof petSortSchema>;
 
+/** A list's `limit`: 1 to LIST_LIMIT_MAX, LIST_LIMIT_DEFAULT when absent; `what` the list holds, for its docs. */
+export function listLimitSchema(what: string) {
+  const message = `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`;
+  return z
+    .string()
+    .regex(/^[0-9]+$/, message)
+    .pipe(z.coerce.number<string>().int().min(1, message).max(LIST_LIMIT_MAX, message))
+    .default(LIST_LIMIT_DEFAULT)
+    .meta({ description: `Maximum number of ${what} returned.` });
+}
+
+/** A list's `cursor`: what a Link rel="next" carries (decoded and checked by the list's handler). */
+export const listCursorSchema = z
+  .string()
+  .min(1, "cursor must not be empty")
+  .optional()
+  .meta({
+    description:
+      'Opaque position from a previous page\'s Link rel="next"; start from the first page without it. A cursor ' +
+      "continues only the order it was issued in.",
+  });
+
 export const listPetsQuerySchema = z.strictObject(
   {
-    limit: z
-      .string()
-      .regex(/^[0-9]+$/, `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`)
-      .pipe(
-        z.coerce
-          .number<string>()
-          .int()
-          .min(1, `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`)
-          .max(LIST_LIMIT_MAX, `limit must be an integer from 1 to ${LIST_LIMIT_MAX}`),
-      )
-      .default(LIST_LIMIT_DEFAULT)
-      .meta({ description: "Maximum number of pets returned." }),
+    limit: listLimitSchema("pets"),
     status: petStatusSchema.optional().meta({ description: "Only pets with this status." }),
     q: petSearchSchema.optional().meta({
       description:
@@ -148,15 +159,7 @@ export const listPetsQuerySchema = z.strictObject(
       description:
         "The order: `id` (oldest first, the default), `-id` (newest first), `name` (A to Z) or `-name` (Z to A).",
     }),
-    cursor: z
-      .string()
-      .min(1, "cursor must not be empty")
-      .optional()
-      .meta({
-        description:
-          'Opaque position from a previous page\'s Link rel="next"; start from the first page without it. A cursor ' +
-          "continues only the order it was issued in.",
-      }),
+    cursor: listCursorSchema,
   },
   { error: (issue) => (issue.code === "unrecognized_keys" ? undefined : "invalid query") },
 );
