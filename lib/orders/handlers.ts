@@ -5,9 +5,8 @@ import { json, jsonText, type Handler } from "@/lib/http/api-route";
 import { stringifyJson } from "@/lib/http/json";
 import { noQueryParameters, parseOrThrow, pathParam } from "@/lib/http/validation";
 import { idempotency } from "@/lib/idempotency";
-import { Refusal } from "@/lib/refusal";
-import { decodeCursor, nextPageLink } from "@/lib/pets/cursor";
-import { queryOf } from "@/lib/pets/handlers";
+import { nextPageLink } from "@/lib/pets/cursor";
+import { afterOf, queryOf } from "@/lib/pets/handlers";
 import { listOrdersQuerySchema, newOrderSchema, orderIdSchema, type Order } from "@/lib/orders/schema";
 import {
   changeOrder,
@@ -69,19 +68,8 @@ export const placeOrderHandler: Handler<ApiClient> = async ({ request, requestId
 export const listOrdersHandler: Handler<ApiClient> = async ({ url }) => {
   const query = parseOrThrow(listOrdersQuerySchema, queryOf(url), "invalid_query", "Invalid query");
   const { limit, status, petId, q, sort } = query;
-  let after: bigint | undefined;
-  if (query.cursor !== undefined) {
-    const position = decodeCursor(query.cursor);
-    if (position?.sort !== sort) {
-      throw new Refusal("invalid_query", {
-        message:
-          `Invalid query: cursor is not one this API issued for sort=${sort}; ` +
-          'take it from a Link rel="next" header.',
-        errors: [{ path: "cursor", message: "cursor is not one this API issued for this order" }],
-      });
-    }
-    after = position.id;
-  }
+  // The cursors are listPets' id-order ones, checked as listPets checks them.
+  const after = query.cursor === undefined ? undefined : afterOf(query.cursor, sort).id;
   let page = await listOrders({ limit, status, petId, q, sort, after });
   if (lapsed(page.orders)) {
     await settleNow();

@@ -51,10 +51,10 @@ export function queryOf(url: URL): Record<string, string> {
 }
 
 /**
- * Where a listPets cursor says the page starts. A cursor this API did not issue, or one issued for another order,
- * is a 400 naming it.
+ * Where a list's cursor (listPets', or listOrders' in id order) says the page starts. A cursor this API did not
+ * issue, or one issued for another order, is a 400 naming it.
  */
-function afterOf(cursor: string, sort: PetSort): CursorPosition {
+export function afterOf(cursor: string, sort: PetSort): CursorPosition {
   const position = decodeCursor(cursor);
   if (position === undefined) {
     throw new Refusal("invalid_query", {
