@@ -281,10 +281,15 @@ export async function findOrder(id: bigint, tx: Transaction = db()): Promise<Ver
   return row ? toVersioned(row) : undefined;
 }
 
-/** The open (placed or approved) order holding a pet, if one does. */
-export async function openOrderOf(petId: bigint, tx: Transaction = db()): Promise<{ id: bigint } | undefined> {
+/**
+ * The open (placed or approved) order holding a pet, if one does. Only a pending pet can have one (an order makes
+ * its pet pending, and nothing else may change its status while the order is open), so for any other the answer is
+ * known without a query: deletes and status changes of the rest of the catalogue pay nothing for orders.
+ */
+export async function openOrderOf(pet: Pet, tx: Transaction = db()): Promise<{ id: bigint } | undefined> {
+  if (pet.status !== "pending") return undefined;
   const row = await tx.order.findFirst({
-    where: { petId, status: { in: [...OPEN_ORDER_STATUSES] } },
+    where: { petId: pet.id, status: { in: [...OPEN_ORDER_STATUSES] } },
     select: { id: true },
   });
   return row ?? undefined;

@@ -397,7 +397,7 @@ export async function updatePet(
     if (patch.categoryId !== undefined && patch.categoryId !== current.pet.categoryId)
       data.categoryId = patch.categoryId;
     if (patch.status !== undefined && patch.status !== (current.pet.status ?? null)) {
-      const order = await openOrderOf(id, tx);
+      const order = await openOrderOf(current.pet, tx);
       if (order) throw petOnHold(id, order.id, "its status cannot change");
       data.status = patch.status;
     }
@@ -425,7 +425,7 @@ export async function updatePet(
 export async function deletePet(id: bigint, expected: Expected, audit: AuditContext, tx?: Transaction): Promise<void> {
   const apply = async (tx: Transaction): Promise<void> => {
     const current = await heldPet(id, expected, tx);
-    const order = await openOrderOf(id, tx);
+    const order = await openOrderOf(current.pet, tx);
     if (order) throw petOnHold(id, order.id, "it cannot be deleted");
     await tx.pet.delete({ where: { id, version: current.version }, select: { id: true } });
     await recordAudit(tx, audit, {
