@@ -1,8 +1,8 @@
 // npm test — the static checks (Prettier's format check, ESLint), one production build shared by every suite, then
 // the unit and API tests (node:test, real HTTP against real SQLite and PostgreSQL), then the browser tests
-// (Playwright in Chromium). A failed check counts as a failure; the tests still run. The build and the node:test
-// files twice: on the Node that runs this script, then under Node 26 in a copy of the working tree
-// (scripts/harness/second-node.ts), with the browser tests in that last pass (docs/decisions/013).
+// (Playwright in Chromium). A failed check counts as a failure; the tests still run. The node:test files twice: on
+// the Node that runs this script, then under Node 26 in a copy of the working tree (scripts/harness/second-node.ts)
+// that runs the first pass's build, with the browser tests in that last pass (docs/decisions/013).
 // TEST_SECOND_NODE=off runs the first pass alone, TEST_SECOND_NODE=only the second alone (TEST_NODE24, its old
 // name, still works).
 import { spawn } from "node:child_process";
@@ -53,6 +53,9 @@ function check(title: string, args: string[]): Job {
  * the second pass will run, and with it the browser tests, which run once, in the last pass (docs/decisions/013).
  * TEST_BROWSER=on runs them here as well.
  */
+/** Set once this process's pass has built .next/ and dist/: the second pass then runs that build. */
+let builtHere = false;
+
 async function suite(secondPass: Promise<boolean> = Promise.resolve(false)): Promise<Counts> {
   console.log(`\n■ Node ${process.version} (${node}): checks, build, tests`);
   // The static checks do not depend on the Node that runs them: the second pass skips them (TEST_CHECKS=off). Each
@@ -69,10 +72,22 @@ async function suite(secondPass: Promise<boolean> = Promise.resolve(false)): Pro
           env,
         );
   const failedChecks = checks.filter((result) => result.status !== 0).length;
-  const buildFailed = { node: process.version, passed: 0, failed: failedChecks + 1, skipped: 0 };
+  const buildFailed = (step: string) => ({
+    node: process.version,
+    passed: 0,
+    failed: failedChecks + 1,
+    skipped: 0,
+    failures: [...checks.flatMap((result) => result.failures), step],
+  });
 
-  if ((await run("next build", ["node_modules/next/dist/bin/next", "build"])) !== 0) return buildFailed;
-  if ((await run("compile the server and the tools (dist/)", ["scripts/build-server.mjs"])) !== 0) return buildFailed;
+  // The build is JavaScript whatever Node makes it: the second pass runs the first pass's (TEST_BUILD=off there).
+  if (process.env.TEST_BUILD === "off") console.log("\n▶ the build: the first pass's (.next/ and dist/ copied)");
+  else {
+    if ((await run("next build", ["node_modules/next/dist/bin/next", "build"])) !== 0) return buildFailed("next build");
+    if ((await run("compile the server and the tools (dist/)", ["scripts/build-server.mjs"])) !== 0)
+      return buildFailed("scripts/build-server.mjs");
+    builtHere = true;
+  }
   const browser = !(await secondPass) || process.env.TEST_BROWSER === "on";
 
   // The node:test files as jobs, TEST_JOBS at a time (scripts/harness/jobs.ts), each with its own databases, ports
@@ -108,12 +123,17 @@ async function suite(secondPass: Promise<boolean> = Promise.resolve(false)): Pro
       args: ["node_modules/@playwright/test/cli.js", "test"],
       env: { PLAYWRIGHT_JSON_OUTPUT_NAME: results },
       counts: (status) => {
-        type Stats = { expected: number; unexpected: number; flaky: number; skipped: number };
-        const stats = fs.existsSync(results)
-          ? (JSON.parse(fs.readFileSync(results, "utf8")) as { stats: Stats }).stats
+        const report = fs.existsSync(results)
+          ? (JSON.parse(fs.readFileSync(results, "utf8")) as PlaywrightReport)
           : undefined;
+        const stats = report?.stats;
         const failed = (stats?.unexpected ?? 0) + (status !== 0 && !stats?.unexpected ? 1 : 0);
-        return { passed: (stats?.expected ?? 0) + (stats?.flaky ?? 0), failed, skipped: stats?.skipped ?? 0 };
+        return {
+          passed: (stats?.expected ?? 0) + (stats?.flaky ?? 0),
+          failed,
+          skipped: stats?.skipped ?? 0,
+          failures: report ? unexpectedTests(report.suites) : [],
+        };
       },
     });
   }
@@ -126,9 +146,31 @@ async function suite(secondPass: Promise<boolean> = Promise.resolve(false)): Pro
   const passed = results.reduce((sum, result) => sum + result.passed, 0);
   const failed = failedChecks + results.reduce((sum, result) => sum + result.failed, 0);
   const skipped = results.reduce((sum, result) => sum + result.skipped, 0);
+  const failures = [...checks, ...results].flatMap((result) => result.failures);
 
   fs.rmSync(reports, { recursive: true, force: true });
-  return { node: process.version, passed, failed, skipped };
+  return { node: process.version, passed, failed, skipped, failures };
+}
+
+/** The parts of Playwright's JSON report read here. */
+type PlaywrightSuite = {
+  title: string;
+  suites?: PlaywrightSuite[];
+  specs?: { title: string; line: number; tests: { status: string }[] }[];
+};
+type PlaywrightReport = {
+  stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+  suites: PlaywrightSuite[];
+};
+
+/** The titles of the browser tests that failed (status "unexpected"), as the list reporter writes them. */
+function unexpectedTests(suites: PlaywrightSuite[], titles: string[] = []): string[] {
+  return suites.flatMap((suite) => [
+    ...(suite.specs ?? [])
+      .filter((spec) => spec.tests.some((run) => run.status === "unexpected"))
+      .map((spec) => [...titles, suite.title, spec.title].filter(Boolean).join(" › ")),
+    ...unexpectedTests(suite.suites ?? [], [...titles, suite.title]),
+  ]);
 }
 
 /**
@@ -170,11 +212,20 @@ async function secondNodePass(prepared: Promise<SecondNode>): Promise<Counts & {
   try {
     console.log(`\n▶ npm test under Node ${SECOND_NODE_VERSION}, in ${second.copy}`);
     const since = performance.now();
+    // One production build for both passes: the first pass's, without Turbopack's cache (docs/performance.md).
+    if (builtHere) {
+      fs.cpSync(".next", path.join(second.copy, ".next"), {
+        recursive: true,
+        filter: (from) => path.relative(".next", from) !== "cache",
+      });
+      fs.cpSync("dist", path.join(second.copy, "dist"), { recursive: true });
+    }
     secondPassRunning = true;
     const status = await npmUnder(second.packageDir, second.copy, ["test"], {
       ...env,
       TEST_SECOND_NODE: "off",
       TEST_CHECKS: "off",
+      TEST_BUILD: builtHere ? "off" : "on",
       TEST_COUNTS_FILE: counts,
     }).finally(() => (secondPassRunning = false));
     keepBrowserResults(second.copy);
@@ -241,5 +292,9 @@ const total = passes.reduce(
 );
 console.log(`\nSummary (${seconds(started)} in all):`);
 for (const pass of passes) console.log(`  Node ${pass.node}: ${line(pass)} — ${pass.note}`);
+for (const pass of passes.filter((each) => each.failures?.length)) {
+  console.log(`\nFailed under Node ${pass.node}:`);
+  for (const failure of pass.failures!) console.log(`  ✖ ${failure}`);
+}
 console.log(`\n${line(total)}`);
 process.exit(total.failed > 0 ? 1 : 0);

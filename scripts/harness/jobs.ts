@@ -5,12 +5,15 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
+/** A job's totals, and the names of its failed tests (for the summary at the end of the log, which CI shows). */
+export type Tally = { passed: number; failed: number; skipped: number; failures?: string[] };
+
 export type Job = {
   title: string;
   args: string[];
   env?: Record<string, string>;
   /** Reads the job's totals once it has ended (a TAP file, a JSON report). */
-  counts: (status: number) => { passed: number; failed: number; skipped: number };
+  counts: (status: number) => Tally;
 };
 
 export type JobResult = {
@@ -20,6 +23,7 @@ export type JobResult = {
   passed: number;
   failed: number;
   skipped: number;
+  failures: string[];
 };
 
 function runJob(job: Job, env: NodeJS.ProcessEnv): Promise<JobResult> {
@@ -39,7 +43,9 @@ function runJob(job: Job, env: NodeJS.ProcessEnv): Promise<JobResult> {
       const verdict = status === 0 && counts.failed === 0 ? "ok" : "FAILED";
       console.log(`\n▶ ${job.title}\n${Buffer.concat(output).toString("utf8").trimEnd()}`);
       console.log(`◀ ${job.title}: ${verdict} in ${seconds.toFixed(1)} s`);
-      resolve({ title: job.title, status, seconds, ...counts });
+      const failures = (counts.failures ?? []).map((name) => `${job.title} › ${name}`);
+      if (verdict === "FAILED" && !failures.length) failures.push(`${job.title} (exit status ${status})`);
+      resolve({ title: job.title, status, seconds, ...counts, failures });
     });
   });
 }
@@ -58,12 +64,23 @@ export async function runJobs(jobs: Job[], slots: number, env: NodeJS.ProcessEnv
   return results;
 }
 
-/** The totals of a node:test TAP report; a run that failed without a failing test counts one failure. */
-export function tapCounts(file: string, status: number): { passed: number; failed: number; skipped: number } {
+/**
+ * The totals of a node:test TAP report, with the name of each failed test and suite; a run that failed without a
+ * failing test counts one failure.
+ */
+export function tapCounts(file: string, status: number): Tally {
   const report = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
   const count = (what: string) => Number(new RegExp(`^# ${what} (\\d+)$`, "m").exec(report)?.[1] ?? 0);
   const failed = count("fail");
-  return { passed: count("pass"), failed: failed + (status !== 0 && failed === 0 ? 1 : 0), skipped: count("skipped") };
+  const failures = [...report.matchAll(/^\s*not ok \d+ - (.*?)(?: # .*)?$/gm)].map((match) =>
+    match[1].replaceAll("\\#", "#"),
+  );
+  return {
+    passed: count("pass"),
+    failed: failed + (status !== 0 && failed === 0 ? 1 : 0),
+    skipped: count("skipped"),
+    failures,
+  };
 }
 
 /** The node:test files, largest first: the longest jobs start first, so that none is left alone at the end. */
