@@ -14,7 +14,8 @@ import path from "node:path";
  */
 export const SECOND_NODE_VERSION = "26.12.1";
 
-export type Counts = { node: string; passed: number; failed: number; skipped: number };
+/** A pass's totals, and the names of what failed in it (each prefixed by its test file or job). */
+export type Counts = { node: string; passed: number; failed: number; skipped: number; failures?: string[] };
 
 /** The machine's npm, run by whichever node runs it (npm itself is plain JavaScript). */
 function npmCli(): string {
