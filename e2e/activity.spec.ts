@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import type { APIRequestContext, Browser, Locator, Page } from "@playwright/test";
 import { E2E_ADMIN } from "./staff-account";
-import { adminApiKey, E2E_STAFF, expect, test, expectNoAxeViolations } from "./support";
+import { adminApiKey, E2E_STAFF, expect, expectNoAxeViolations, signInAs, test } from "./support";
 
 // The activity log in the browser (issue 11): a pet's History shows a change another staff member made, and a
 // change made in the panel joins it at once; an admin filters the Activity page (the URL keeps the filters),
@@ -24,15 +24,6 @@ async function makePet(request: APIRequestContext, name: string): Promise<MadePe
   expect(response.status()).toBe(201);
   const body = (await response.json()) as { id: number };
   return { id: String(body.id), name };
-}
-
-async function signInAs(page: Page, account: { email: string; password: string }, target: string): Promise<void> {
-  await page.goto(target);
-  await expect(page).toHaveURL(/\/sign-in\?next=/);
-  await page.getByLabel("Email").fill(account.email);
-  await page.getByLabel("Password").fill(account.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL((url) => `${url.pathname}${url.search}` === target);
 }
 
 /** A page of its own browser context: another person's browser. */

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from "@playwright/test";
 import { E2E_ADMIN } from "./staff-account";
-import { E2E_STAFF, expect, expectNoAxeViolations, test } from "./support";
+import { E2E_STAFF, expect, expectNoAxeViolations, signInAs, test } from "./support";
 
 // How the app looks: dark mode (the system's setting, or the theme toggle's choice kept in a cookie) with no axe
 // violation of any impact on any page in either scheme; the toggle by keyboard and remembered; and the phone:
@@ -19,15 +19,6 @@ const MODES: { what: string; system: Scheme; cookie?: Scheme; shows: Scheme }[] 
   { what: "toggle light on a dark system", system: "dark", cookie: "light", shows: "light" },
   { what: "toggle dark on a light system", system: "light", cookie: "dark", shows: "dark" },
 ];
-
-async function signInAs(page: Page, account: Account, target: string): Promise<void> {
-  await page.goto(target);
-  await expect(page).toHaveURL(/\/sign-in\?next=/);
-  await page.getByLabel("Email").fill(account.email);
-  await page.getByLabel("Password").fill(account.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL((url) => `${url.pathname}${url.search}` === target);
-}
 
 async function setThemeCookie(context: BrowserContext, theme: Scheme | undefined): Promise<void> {
   await context.clearCookies({ name: "theme" });

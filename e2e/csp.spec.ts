@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect, signIn, test } from "./support";
+import { expect, signInWithForm, test } from "./support";
 
 // No page breaks its own Content-Security-Policy, not even in a probe whose failure is swallowed: zod 4 tests
 // whether `new Function("")` is allowed, which fires a securitypolicyviolation (and "Refused to evaluate" in the
@@ -33,7 +33,7 @@ test.describe("Content-Security-Policy", () => {
 
     await page.goto("/sign-in");
     await expect(page.getByRole("button", { name: "Sign in" })).toBeEnabled();
-    await signIn(page);
+    await signInWithForm(page);
     // zod probes when a schema is built, that is when the catalogue's modules load: the page itself is the test.
     await page.getByTestId("pet-row").first().getByRole("link").first().click();
     await expect(page).toHaveURL(/[?&]pet=/);

@@ -1,4 +1,4 @@
-import { expect, signIn, test } from "./support";
+import { expect, signInWithForm, test } from "./support";
 
 // The pages' security headers, and that the pages still work under their Content-Security-Policy.
 
@@ -28,7 +28,7 @@ test.describe("security headers", () => {
       if (/Content Security Policy|Refused to (load|execute|apply)/i.test(message.text()))
         violations.push(message.text());
     });
-    await signIn(page);
+    await signInWithForm(page);
     await page.getByRole("link", { name: "pending" }).click();
     await expect(page.getByTestId("pet-row").first()).toBeVisible();
     await page.goto("/docs");

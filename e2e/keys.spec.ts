@@ -1,6 +1,6 @@
 import type { Locator, Page } from "@playwright/test";
 import { E2E_ADMIN } from "./staff-account";
-import { E2E_STAFF, expect, test, expectNoAxeViolations } from "./support";
+import { E2E_STAFF, expect, expectNoAxeViolations, signInAs, test } from "./support";
 
 // The API keys page in Chromium: an admin creates a key (shown once, copied, its curl line tried), revokes it
 // after a confirmation naming it, and finds both in the activity log; by keyboard alone; at 390 px; axe clean.
@@ -9,15 +9,6 @@ import { E2E_STAFF, expect, test, expectNoAxeViolations } from "./support";
 const KEY_SHAPE = /^ask_[A-Za-z0-9_-]{32}$/;
 
 const uniqueName = (base: string) => `${base} ${Date.now().toString(36)}`;
-
-async function signInAs(page: Page, account: { email: string; password: string }, target = "/admin/keys") {
-  await page.goto(target);
-  await expect(page).toHaveURL(/\/sign-in\?next=/);
-  await page.getByLabel("Email").fill(account.email);
-  await page.getByLabel("Password").fill(account.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await expect(page).toHaveURL((url) => url.pathname === target);
-}
 
 const keyItem = (page: Page, name: string) =>
   page.getByRole("listitem").filter({ has: page.getByRole("heading", { name, exact: true }) });
@@ -49,7 +40,7 @@ test.describe("the API keys page", () => {
     baseURL,
   }, testInfo) => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
-    await signInAs(page, E2E_ADMIN);
+    await signInAs(page, E2E_ADMIN, "/admin/keys");
     await expect(page.getByRole("heading", { level: 1, name: "API keys" })).toBeVisible();
     await expect(page.getByRole("link", { name: "API keys" })).toHaveAttribute("aria-current", "page");
     await expect(page.getByText("goes away on 5 December 2030")).toBeVisible();
@@ -105,7 +96,7 @@ test.describe("the API keys page", () => {
   });
 
   test("the activity log shows the key's creation and revocation", async ({ page }) => {
-    await signInAs(page, E2E_ADMIN);
+    await signInAs(page, E2E_ADMIN, "/admin/keys");
     const name = uniqueName("activity check");
     await createKeyNamed(page, name);
     await page.getByRole("button", { name: "I have copied it" }).click();
@@ -125,7 +116,7 @@ test.describe("the API keys page", () => {
     baseURL,
   }) => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
-    await signInAs(page, E2E_ADMIN);
+    await signInAs(page, E2E_ADMIN, "/admin/keys");
     const name = uniqueName("keyboard key");
     await tabTo(page, page.getByLabel("Name of the new key"));
     await page.keyboard.type(name);
@@ -166,7 +157,7 @@ test.describe("the API keys page", () => {
     page.on("response", (response) => {
       if (new URL(response.url()).pathname === "/admin/keys") answers.push(response.status());
     });
-    await signInAs(page, E2E_STAFF);
+    await signInAs(page, E2E_STAFF, "/admin/keys");
     await expect(page.getByRole("heading", { level: 1, name: "Admins only" })).toBeVisible();
     expect(answers).toContain(403);
     await expect(page.getByText("Used by the admin app")).toHaveCount(0);
@@ -183,7 +174,7 @@ test.describe("the API keys page at phone width", () => {
     baseURL,
   }, testInfo) => {
     await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseURL });
-    await signInAs(page, E2E_ADMIN);
+    await signInAs(page, E2E_ADMIN, "/admin/keys");
     // How far the page, or any element of it (a long name overflowing its box), reaches past the 390 px screen.
     const overflow = () =>
       page.evaluate(

@@ -1,4 +1,4 @@
-import { adminApiKey, expect, signIn, test } from "./support";
+import { adminApiKey, expect, signInWithForm, test } from "./support";
 
 test.describe("what reaches the browser", () => {
   test("the admin API key never appears in any response, header, script or cookie of a session", async ({
@@ -24,7 +24,7 @@ test.describe("what reaches the browser", () => {
     });
 
     // A whole session: sign in, browse, filter, page, add, fail to add, reload, sign out.
-    await signIn(page);
+    await signInWithForm(page);
     await page.getByRole("link", { name: "sold" }).click();
     await page.getByRole("link", { name: /^all(\s|$)/ }).click();
     await page.getByRole("link", { name: "Next" }).click();
@@ -55,7 +55,7 @@ test.describe("what reaches the browser", () => {
   });
 
   test("keyboard alone: filter and add with visible focus", async ({ page }) => {
-    await signIn(page);
+    await signInWithForm(page);
     /** Presses Tab until `name` (an accessible name) has the focus; fails if it is never reached. */
     const tabTo = async (name: string) => {
       for (let presses = 0; presses < 40; presses++) {
@@ -92,7 +92,7 @@ test.describe("at phone width", () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
   test("the catalogue, the filter and the form fit and work on a 390 px screen", async ({ page }, testInfo) => {
-    await signIn(page);
+    await signInWithForm(page);
     const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(await overflow()).toBeLessThanOrEqual(0);
     await page.getByRole("link", { name: "sold" }).tap();

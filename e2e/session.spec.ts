@@ -1,5 +1,5 @@
 import { request as playwrightRequest, type Locator, type Page } from "@playwright/test";
-import { adminApiKey, E2E_STAFF, expect, expectNoAxeViolations, signIn, test } from "./support";
+import { adminApiKey, E2E_STAFF, expect, expectNoAxeViolations, signInWithForm, test } from "./support";
 import { E2E_ADMIN } from "./staff-account";
 
 // Sessions that keep work (issue 12): when the session ends mid-task the page says so in a dialog, keeps what the
@@ -67,7 +67,7 @@ test.describe("a session that ends mid-task", () => {
     baseURL,
   }) => {
     const here = "/admin?sort=name&status=available";
-    await signIn(page, here);
+    await signInWithForm(page, here);
     const name = page.getByLabel("Name", { exact: true });
     const category = page.getByLabel("Category", { exact: true });
     const status = page.getByLabel("Status (optional)");
@@ -143,7 +143,7 @@ test.describe("a session that ends mid-task", () => {
     expect(made.status()).toBe(201);
     const id = String(((await made.json()) as { id: number }).id);
     const here = `/admin?${new URLSearchParams({ limit: "20", q: original, pet: id }).toString()}`;
-    await signIn(page, here);
+    await signInWithForm(page, here);
     const panel = page.getByTestId("pet-panel");
     await expect(panel.getByRole("button", { name: "sold", exact: true })).toHaveAttribute("aria-disabled", "false");
     const name = panel.getByLabel("Name", { exact: true });
@@ -187,7 +187,7 @@ test.describe("a session that ends mid-task", () => {
     page,
     baseURL,
   }) => {
-    await signIn(page);
+    await signInWithForm(page);
     const name = page.getByLabel("Name", { exact: true });
     await tabTo(page, name);
     await page.keyboard.type("Redirected");
@@ -208,7 +208,7 @@ test.describe("a session that ends mid-task", () => {
     page,
     baseURL,
   }) => {
-    await signIn(page);
+    await signInWithForm(page);
     const name = page.getByLabel("Name", { exact: true });
     await tabTo(page, name);
     await page.keyboard.type("Not yours");
@@ -226,7 +226,7 @@ test.describe("a session that ends mid-task", () => {
     page,
     baseURL,
   }) => {
-    await signIn(page);
+    await signInWithForm(page);
     await endSessionOnServer(page, baseURL!);
     await page.getByLabel("Name", { exact: true }).fill("Stay");
     await page.getByLabel("Category", { exact: true }).selectOption({ label: "Dogs" });
@@ -261,7 +261,7 @@ test.describe("sign-in's next stays in the app", () => {
 
 test.describe("signing out", () => {
   test("is confirmed on the sign-in page, which is axe-clean and keyboard-ready", async ({ page }) => {
-    await signIn(page);
+    await signInWithForm(page);
     const signOut = page.getByRole("button", { name: "Sign out" });
     await tabTo(page, signOut);
     await page.keyboard.press("Enter");

@@ -1,4 +1,4 @@
-import { E2E_STAFF, expect, signIn, test } from "./support";
+import { E2E_STAFF, expect, signInWithForm, test } from "./support";
 
 test.describe("signing in and out", () => {
   test("a wrong password is refused with a message, the same as an unknown email", async ({ page }) => {
@@ -46,7 +46,7 @@ test.describe("signing in and out", () => {
   });
 
   test("sign-in lands on the catalogue showing the seeded pets", async ({ page }, testInfo) => {
-    await signIn(page);
+    await signInWithForm(page);
     await expect(page.getByRole("heading", { name: "Catalogue" })).toBeVisible();
     await expect(page.getByTestId("pet-row")).toHaveCount(20);
     // Newest first: the demo catalogue's first pet leads the list in the oldest-first order.
@@ -57,7 +57,7 @@ test.describe("signing in and out", () => {
   });
 
   test("an admin link opened signed out returns there after sign-in", async ({ page }) => {
-    await signIn(page, "/admin?status=sold&limit=50");
+    await signInWithForm(page, "/admin?status=sold&limit=50");
     await expect(page).toHaveURL(/\/admin\?status=sold&limit=50$/);
     for (const status of await page.getByTestId("pet-row").locator("td:nth-child(4)").allInnerTexts())
       expect(status).toBe("sold");
@@ -68,7 +68,7 @@ test.describe("signing in and out", () => {
     browser,
     baseURL,
   }) => {
-    await signIn(page);
+    await signInWithForm(page);
     const cookie = (await page.context().cookies()).find((entry) => entry.name === "animal_store_session");
     expect(cookie?.httpOnly).toBe(true);
     expect(cookie?.sameSite).toBe("Lax");
