@@ -106,6 +106,16 @@ export const envSchema = z.object({
         "unless it is approved, delivered or cancelled first; the default is two days. Every instance on one " +
         "database must have the same value",
     ),
+  EVENT_RETENTION_DAYS: z.coerce
+    .number({ error: "must be a whole number of days, from 1 to 36500" })
+    .int({ error: "must be a whole number of days, from 1 to 36500" })
+    .min(1, { error: "must be a whole number of days, from 1 to 36500" })
+    .max(36_500, { error: "must be a whole number of days, from 1 to 36500" })
+    .default(30)
+    .describe(
+      "days the events feed (`GET /v1/events`) keeps an event; housekeeping deletes older ones, oldest first. A " +
+        "follower away for longer starts again from the oldest kept",
+    ),
   CORS_ORIGINS: commaList()
     .refine(
       (origins) => origins.every((origin) => origin === "*" || /^https?:\/\/[^/]+$/.test(origin)),

@@ -3,7 +3,9 @@ import { COMMAND_LINE, recordAudit, THE_APP, type AuditContext } from "@/lib/aud
 import { config } from "@/lib/config";
 import type { Category } from "@/lib/categories/schema";
 import { nameMissingCategories } from "@/lib/categories/store";
-import type { Database, Transaction } from "@/lib/db/client";
+import { transaction, type Database, type Transaction } from "@/lib/db/client";
+import { previousValues, recordEventsInSql } from "@/lib/events/outbox";
+import { orderOf, type OrderRow } from "@/lib/orders/store";
 import type { OrderStatus } from "@/lib/orders/schema";
 import type { PetStatus } from "@/lib/pets/schema";
 
@@ -44,18 +46,22 @@ export function demoPets(): { name: string; categoryId: bigint; status: PetStatu
  * start together cannot both seed: the check and the insert run under the database's write lock.
  */
 export async function seedDemoCatalogue(database: Database, provider: "sqlite" | "postgresql"): Promise<number> {
-  return database.$transaction(async (tx) => {
-    // The lock first; on SQLite the no-op UPDATE takes the write lock now, not at the insert.
-    if (provider === "postgresql") await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock(727073690)");
-    else await tx.$executeRawUnsafe("UPDATE pets SET id = id WHERE 0");
-    if ((await tx.pet.count()) > 0) return 0;
-    const { count } = await tx.pet.createMany({ data: demoPets() });
-    await recordEveryPet(tx, provider, "pet.created", THE_APP);
-    await seedDemoOrders(tx, THE_APP);
-    // Only with the demo pets: a database that already has pets is never given names it did not ask for.
-    await nameMissingCategories(tx, DEMO_CATEGORIES, THE_APP);
-    return count;
-  });
+  return transaction(
+    async (tx) => {
+      // The lock first; on SQLite the no-op UPDATE takes the write lock now, not at the insert.
+      if (provider === "postgresql") await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock(727073690)");
+      else await tx.$executeRawUnsafe("UPDATE pets SET id = id WHERE 0");
+      if ((await tx.pet.count()) > 0) return 0;
+      const { count } = await tx.pet.createMany({ data: demoPets() });
+      await recordEveryPet(tx, provider, "pet.created", THE_APP);
+      await seedDemoOrders(tx, THE_APP);
+      // Only with the demo pets: a database that already has pets is never given names it did not ask for.
+      await nameMissingCategories(tx, DEMO_CATEGORIES, THE_APP);
+      return count;
+    },
+    undefined,
+    database,
+  );
 }
 
 const CUSTOMERS = [
@@ -110,36 +116,79 @@ async function seedDemoOrders(tx: Transaction, context: AuditContext): Promise<v
       select: { id: true },
     });
     const target = { type: "order" as const, id: order.id, label: `${pet.name} to ${customerName}` };
-    await recordAudit(tx, context, { action: "order.placed", target, details: { demo: true }, at: placedAt });
-    for (const move of moves)
+    // Its events tell the same history: the order as placed, then as each move left it.
+    let row: OrderRow = {
+      id: order.id,
+      petId: pet.id,
+      petName: pet.name,
+      status: "placed",
+      customerName,
+      customerEmail: customerEmail ?? null,
+      placedAt,
+      expiresAt: new Date(placedAt.getTime() + hold),
+      approvedAt: null,
+      deliveredAt: null,
+      cancelledAt: null,
+      expiredAt: null,
+      version: 1,
+    };
+    await recordAudit(tx, context, {
+      action: "order.placed",
+      target,
+      details: { demo: true },
+      at: placedAt,
+      event: { data: orderOf(row) },
+    });
+    for (const move of moves) {
+      const before = orderOf(row);
+      row = { ...row, status: move.status, [stamp[move.status as keyof typeof stamp]]: move.at };
       await recordAudit(tx, move.status === "expired" ? THE_APP : context, {
         action: `order.${move.status as "approved" | "delivered" | "cancelled" | "expired"}`,
         target,
         details: { demo: true },
         at: move.at,
+        event: { data: orderOf(row), previous: previousValues(before, orderOf(row)) },
       });
+    }
   }
 }
 
+/** A pet row as the JSON of its /v1 read (members in petSchema's order, no status when it has none), in SQL. */
+const PET_JSON = {
+  sqlite:
+    "CASE WHEN status IS NULL THEN json_object('id', id, 'name', name, 'categoryId', category_id) " +
+    "ELSE json_object('id', id, 'name', name, 'categoryId', category_id, 'status', status) END",
+  postgresql:
+    "json_strip_nulls(json_build_object('id', id, 'name', name, 'categoryId', category_id, 'status', status))::text",
+};
+
 /**
- * One record per pet in the table, written by one INSERT … SELECT in the transaction of the bulk change (the
- * seed's pets just added, or the reset's about to be deleted), so a bulk change is recorded like any other:
- * every pet's history starts with its addition and ends with its deletion. The time has the form Prisma writes.
+ * One record and one event per pet of `table` (pets, or the reset's copy of the pets it deleted), each written by
+ * one INSERT … SELECT in the transaction of the bulk change (the seed's pets just added, or the reset's deleted), so
+ * a bulk change is recorded like any other: every pet's history starts with its addition and ends with its
+ * deletion, and the events feed tells both. The time has the form Prisma writes.
  */
 async function recordEveryPet(
   tx: Transaction,
   provider: "sqlite" | "postgresql",
   action: "pet.created" | "pet.deleted",
   { actor }: AuditContext,
+  table = "pets",
 ): Promise<void> {
   const now = provider === "sqlite" ? "strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now')" : "now() AT TIME ZONE 'UTC'";
   const parameter = (index: number) => (provider === "sqlite" ? "?" : `$${index}`);
   await tx.$executeRawUnsafe(
     `INSERT INTO audit_events (at, actor_type, actor_label, action, target_type, target_id, target_label)
-     SELECT ${now}, ${parameter(1)}, ${parameter(2)}, ${parameter(3)}, 'pet', CAST(id AS TEXT), name FROM pets`,
+     SELECT ${now}, ${parameter(1)}, ${parameter(2)}, ${parameter(3)}, 'pet', CAST(id AS TEXT), name FROM ${table}`,
     actor.type,
     actor.label,
     action,
+  );
+  recordEventsInSql(
+    tx,
+    `INSERT INTO events (type, occurred_at, data)
+     SELECT ${parameter(1)}, ${now}, ${PET_JSON[provider]} FROM ${table} ORDER BY id`,
+    [action],
   );
 }
 
@@ -150,10 +199,24 @@ async function recordEveryPet(
  * keys and staff accounts are left alone. Returns how many pets were added.
  */
 export async function resetDemoCatalogue(database: Database, provider: "sqlite" | "postgresql"): Promise<number> {
-  return database.$transaction(
+  return transaction(
     async (tx) => {
-      await recordEveryPet(tx, provider, "pet.deleted", COMMAND_LINE);
-      await tx.pet.deleteMany();
+      // The pets deleted, kept until the commit for their records and events (written last: lib/events/outbox.ts).
+      await tx.$executeRawUnsafe(
+        "CREATE TEMPORARY TABLE reset_deleted_pets (id BIGINT, name TEXT, category_id BIGINT, status TEXT)",
+      );
+      if (provider === "postgresql")
+        await tx.$executeRawUnsafe(
+          `WITH deleted AS (DELETE FROM pets RETURNING id, name, category_id, status::text)
+           INSERT INTO reset_deleted_pets SELECT * FROM deleted`,
+        );
+      else {
+        // One writer at a time: what is read is what the next statement deletes.
+        await tx.$executeRawUnsafe("INSERT INTO reset_deleted_pets SELECT id, name, category_id, status FROM pets");
+        await tx.pet.deleteMany();
+      }
+      await recordEveryPet(tx, provider, "pet.deleted", COMMAND_LINE, "reset_deleted_pets");
+      recordEventsInSql(tx, "DROP TABLE reset_deleted_pets"); // after the events read it
       await tx.order.deleteMany(); // the demo's sales go with its pets (no record: a reset starts the demo over)
       const { count } = await tx.pet.createMany({ data: demoPets() });
       await recordEveryPet(tx, provider, "pet.created", COMMAND_LINE);
@@ -161,6 +224,7 @@ export async function resetDemoCatalogue(database: Database, provider: "sqlite" 
       await nameMissingCategories(tx, DEMO_CATEGORIES, COMMAND_LINE);
       return count;
     },
-    { timeout: 600_000 }, // a large catalogue's deletion records take a while
+    { maxWait: 4000, timeout: 600_000 }, // a large catalogue's deletion records take a while
+    database,
   );
 }

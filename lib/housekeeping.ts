@@ -4,14 +4,15 @@ import { config } from "@/lib/config";
 import { db, type Database } from "@/lib/db/client";
 import { signInThrottleCutoffs } from "@/lib/auth/sign-in-throttle";
 import { IDEMPOTENCY_TTL_MS } from "@/lib/idempotency";
+import { deleteEventsBefore } from "@/lib/events/store";
 import { expireLapsedOrders } from "@/lib/orders/store";
 import { foldStatusCountDeltas } from "@/lib/pets/status-counts";
 import { oldestRateLimitWindowKept } from "@/lib/rate-limit";
 
 // Deletes the rows nothing needs any more: idempotency records past their 24 hours, rate-limit counters
 // of windows long past, expired staff sessions, sign-in counts of ended windows, sign-in locks long
-// quiet, and activity records older than AUDIT_RETENTION_DAYS when it is set (the append-only trigger
-// refuses UPDATE, not DELETE); and, on PostgreSQL, folds the pet status counts' deltas into their base rows
+// quiet, activity records older than AUDIT_RETENTION_DAYS when it is set (the append-only trigger
+// refuses UPDATE, not DELETE), and events older than EVENT_RETENTION_DAYS; and, on PostgreSQL, folds the pet status counts' deltas into their base rows
 // (lib/pets/status-counts.ts). The server runs it at start and every 10 minutes.
 //
 // Each kind is deleted in batches: one short statement deletes at most `batchSize` rows, chosen by
@@ -38,6 +39,8 @@ export type HousekeepingReport = {
   petStatusCountDeltas: Sweep;
   /** Placed orders whose hold ended, expired (a batch counted as one). */
   expiredOrders: Sweep;
+  /** Events older than EVENT_RETENTION_DAYS, oldest first. */
+  events: Sweep;
 };
 
 /** Runs `deleteBatch` (which deletes at most `batchSize` rows) until a batch deletes fewer. */
@@ -61,11 +64,13 @@ export async function runHousekeeping({
   batchSize = HOUSEKEEPING_BATCH_SIZE,
   now = new Date(),
   auditRetentionDays = config().AUDIT_RETENTION_DAYS,
+  eventRetentionDays = config().EVENT_RETENTION_DAYS,
 }: {
   database?: Database;
   batchSize?: number;
   now?: Date;
   auditRetentionDays?: number;
+  eventRetentionDays?: number;
 } = {}): Promise<HousekeepingReport> {
   if (!Number.isSafeInteger(batchSize) || batchSize < 1) throw new RangeError(`batchSize ${batchSize} is not a count`);
 
@@ -133,6 +138,13 @@ export async function runHousekeeping({
   // Placed orders past their hold: expired, their pets available again (lib/orders/store.ts; requests do it too).
   const expiredOrders = { rows: await expireLapsedOrders(now, database), batches: 1 };
 
+  // Events past their retention (after the expiries, whose events are new), oldest first (lib/events/store.ts).
+  const events = await deleteEventsBefore(
+    new Date(now.getTime() - eventRetentionDays * 24 * 60 * 60_000),
+    batchSize,
+    database,
+  );
+
   return {
     idempotencyRecords,
     rateLimitCounters,
@@ -142,5 +154,6 @@ export async function runHousekeeping({
     auditEvents,
     petStatusCountDeltas,
     expiredOrders,
+    events,
   };
 }

@@ -74,8 +74,9 @@ for (const database of databases) {
   }
   const dir = path.join(prismaDir, database.provider, "migrations");
   fs.mkdirSync(dir, { recursive: true });
-  const count = fs.readdirSync(dir).filter((entry) => /^\d{4}_/.test(entry)).length;
-  const target = path.join(dir, `${String(count + 1).padStart(4, "0")}_${name}`);
+  // One past the highest number, not the count: the numbers have a gap (no 0011), and a new migration must sort last.
+  const highest = Math.max(0, ...fs.readdirSync(dir).map((entry) => Number(/^(\d{4})_/.exec(entry)?.[1] ?? 0)));
+  const target = path.join(dir, `${String(highest + 1).padStart(4, "0")}_${name}`);
   fs.mkdirSync(target);
   fs.writeFileSync(path.join(target, "migration.sql"), sql);
   fs.writeFileSync(

@@ -144,6 +144,7 @@ for (const provider of providers) {
         auditEvents: { rows: 0, batches: 0 },
         petStatusCountDeltas: { rows: 0, batches: provider === "postgresql" ? 1 : 0 },
         expiredOrders: { rows: 0, batches: 1 },
+        events: { rows: 0, batches: 1 },
       });
       assert.deepEqual(
         (await client.idempotencyRecord.findMany({ select: { key: true } })).map(({ key }) => key).sort(),
@@ -166,6 +167,7 @@ for (const provider of providers) {
         auditEvents: { rows: 0, batches: 0 },
         petStatusCountDeltas: { rows: 0, batches: provider === "postgresql" ? 1 : 0 },
         expiredOrders: { rows: 0, batches: 1 },
+        events: { rows: 0, batches: 1 },
       });
       console.log(`housekeeping ${provider}: ${2 * BACKLOG + SESSIONS_BACKLOG} rows in ${Math.round(elapsed)} ms`);
     });
@@ -225,6 +227,36 @@ for (const provider of providers) {
       const again = await runHousekeeping({ database: client, batchSize: BATCH_SIZE, now, auditRetentionDays: 30 });
       assert.deepEqual(again.auditEvents, { rows: 0, batches: 1 });
       await client.auditEvent.deleteMany();
+    });
+
+    test("events older than EVENT_RETENTION_DAYS go oldest first, in bounded batches, up to the first one kept", async () => {
+      const now = new Date();
+      const RETENTION_DAYS = 30;
+      const cutoff = now.getTime() - RETENTION_DAYS * DAY;
+      const event = (index: number, at: Date) => ({ type: "pet.created", occurredAt: at, data: `{"id":${index}}` });
+      // Oldest first, as the feed writes them: a backlog past the retention, then one at the limit and newer ones,
+      // and behind them one older again (the demo's made-up history), which waits for those before it.
+      const old = Array.from({ length: AUDIT_BACKLOG }, (_, index) =>
+        event(index, new Date(cutoff - MINUTE - (AUDIT_BACKLOG - index) * 60 * MINUTE)),
+      );
+      const kept = [
+        event(AUDIT_BACKLOG, new Date(cutoff)),
+        ...Array.from({ length: 10 }, (_, index) =>
+          event(AUDIT_BACKLOG + 1 + index, new Date(now.getTime() - index * DAY)),
+        ),
+        event(AUDIT_BACKLOG + 11, new Date(cutoff - DAY)),
+      ];
+      await client.event.createMany({ data: [...old, ...kept] });
+
+      const report = await runHousekeeping({ database: client, batchSize: BATCH_SIZE, now, eventRetentionDays: 30 });
+      assert.deepEqual(report.events, { rows: AUDIT_BACKLOG, batches: Math.floor(AUDIT_BACKLOG / BATCH_SIZE) + 1 });
+      assert.deepEqual(
+        (await client.event.findMany({ select: { data: true }, orderBy: { id: "asc" } })).map(({ data }) => data),
+        kept.map(({ data }) => data),
+      );
+      const again = await runHousekeeping({ database: client, batchSize: BATCH_SIZE, now, eventRetentionDays: 30 });
+      assert.deepEqual(again.events, { rows: 0, batches: 1 });
+      await client.event.deleteMany();
     });
 
     test("refuses a batch size that could never finish", async () => {

@@ -1,11 +1,14 @@
 import "server-only";
 import { config } from "@/lib/config";
 import type { Transaction } from "@/lib/db/client";
+import { isEventType, recordEvents, type EventRecord } from "@/lib/events/outbox";
 import { stringifyJson } from "@/lib/http/json";
 
 // Writing the audit trail. Every change calls recordAudit with the transaction that makes the change, so the
 // record commits or rolls back with it: there is never a change without its record nor a record without its
-// change. The rows are append-only (the 0008 migrations refuse UPDATE); lib/audit/activity.ts reads them.
+// change. The rows are append-only (the 0008 migrations refuse UPDATE); lib/audit/activity.ts reads them. A change
+// to a pet, an order or a category is also an event of the same name (lib/events/outbox.ts): its entry carries
+// the event's `data`, and the event is written in the same transaction.
 
 /** Who made a change. `label` is the email or key name as it is now: the record keeps it when it changes. */
 export type Actor =
@@ -59,7 +62,21 @@ export type AuditEntry = {
   details?: unknown;
   /** When it happened, if not now: the demo store's made-up history (lib/demo-seed.ts). */
   at?: Date;
+  /**
+   * The event of a change to a pet, an order or a category (required for those actions): the resource after the
+   * change as its /v1 read shows it, and on changes the changed members' old values.
+   */
+  event?: Pick<EventRecord, "data" | "previous">;
 };
+
+/** The events of these entries, in their order; a pet, order or category change without one is a programming error. */
+function eventsOf(entries: AuditEntry[]): EventRecord[] {
+  return entries.flatMap(({ action, event, at }) => {
+    if (!isEventType(action)) return [];
+    if (!event) throw new Error(`an audit entry of ${action} must carry its event`);
+    return [{ type: action, data: event.data, previous: event.previous, at }];
+  });
+}
 
 /** The command-line tools, run on the server by someone with its shell. */
 export const COMMAND_LINE: AuditContext = { actor: { type: "cli", label: "command line" } };
@@ -91,6 +108,7 @@ function auditRow(context: AuditContext, entry: AuditEntry) {
 /** Appends one record of a change, inside the transaction that makes the change. */
 export async function recordAudit(tx: Transaction, context: AuditContext, entry: AuditEntry): Promise<void> {
   await tx.auditEvent.create({ data: auditRow(context, entry), select: { id: true } });
+  recordEvents(tx, eventsOf([entry]));
 }
 
 /**
@@ -138,4 +156,5 @@ export async function recordAudits(tx: Transaction, records: { context: AuditCon
     );
   });
   await tx.$executeRawUnsafe(INSERT_AUDITS[config().database.provider], new Date(), JSON.stringify(rows));
+  recordEvents(tx, eventsOf(records.map(({ entry }) => entry)));
 }

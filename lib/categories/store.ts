@@ -142,6 +142,7 @@ export async function createCategory(input: NewCategory, audit: AuditContext): P
       action: "category.created",
       target: { type: "category", id: category.id, label: category.name },
       details: { after: category },
+      event: { data: category },
     });
     return category;
   };
@@ -175,6 +176,7 @@ export async function renameCategory(id: bigint, name: string, audit: AuditConte
       action: "category.renamed",
       target: { type: "category", id, label: name },
       details: { before: { name: before.name }, after: { name } },
+      event: { data: category, previous: { name: before.name } },
     });
     return { category, changed: true };
   };
@@ -252,6 +254,7 @@ export async function nameMissingCategories(
       action: "category.created",
       target: { type: "category", id, label: name },
       details: { after: { id, name } },
+      event: { data: { id, name } },
     });
     added++;
   }

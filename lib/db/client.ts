@@ -4,6 +4,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { config, type DatabaseConfig } from "@/lib/config";
 import { withSqliteAdapter } from "@/lib/db/sqlite-adapter";
+import { flushEvents, openOutbox } from "@/lib/events/outbox";
 import { privateSqliteFiles } from "@/lib/private-files";
 import { PrismaClient as PostgresClient } from "@/lib/generated/postgresql/client";
 import { PrismaClient as SqliteClient, type Prisma } from "@/lib/generated/sqlite/client";
@@ -109,14 +110,20 @@ const TRANSACTION_BOUNDS: TransactionBounds = { maxWait: 4000, timeout: 8000 };
 
 /**
  * Runs `work` in one interactive transaction of `database` (by default `db()`): committed when it returns, rolled
- * back when it throws.
+ * back when it throws. The events its changes recorded (lib/events/outbox.ts) are written after `work`, the last
+ * statements before the commit.
  */
 export function transaction<T>(
   work: (tx: Transaction) => Promise<T>,
   bounds: TransactionBounds = TRANSACTION_BOUNDS,
   database: Database = db(),
 ): Promise<T> {
-  return database.$transaction(work, bounds);
+  return database.$transaction(async (tx) => {
+    openOutbox(tx);
+    const result = await work(tx);
+    await flushEvents(tx);
+    return result;
+  }, bounds);
 }
 
 /** The connection pool behind `db()` on PostgreSQL; undefined on SQLite (one connection) or before `db()`. */

@@ -1,6 +1,7 @@
 import "server-only";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { recordAudits, THE_APP, type AuditContext, type AuditEntry } from "@/lib/audit/record";
+import { previousValues } from "@/lib/events/outbox";
 import { config } from "@/lib/config";
 import { db, transaction, type Database, type Transaction } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
@@ -43,7 +44,7 @@ const orderColumns = {
   version: true,
 } as const;
 
-type OrderRow = {
+export type OrderRow = {
   id: bigint;
   petId: bigint;
   status: OrderStatus;
@@ -81,6 +82,11 @@ function toVersioned(row: OrderRow): VersionedOrder {
   return { order, version: row.version };
 }
 
+/** A row as the Order its /v1 read shows. */
+export function orderOf(row: OrderRow): Order {
+  return toVersioned(row).order;
+}
+
 /** The 404 of an order that does not exist. */
 export function noSuchOrder(id: bigint): Refusal {
   return new Refusal("not_found", { message: `No order has id ${id}.` });
@@ -110,8 +116,15 @@ async function movePet(tx: Transaction, pet: Pet | undefined, to: PetStatus, ord
       action: "pet.updated",
       target: { type: "pet", id: pet.id, label: pet.name },
       details: { before: { status: pet.status ?? null }, after: { status: to }, order: orderId },
+      event: { data: { ...pet, status: to }, previous: { status: pet.status ?? null } },
     },
   ];
+}
+
+/** The event of an order's move: the order after it, and the members it changed as they were. */
+function orderEvent(before: OrderRow, after: OrderRow): AuditEntry["event"] {
+  const data = toVersioned(after).order;
+  return { data, previous: previousValues(toVersioned(before).order, data) };
 }
 
 /** Writes a change's records, all as made by `context`, in one statement. */
@@ -168,11 +181,13 @@ async function expireOrder(tx: Transaction, id: bigint, now: Date): Promise<bool
   });
   if (ended.count === 0) return false; // approved, delivered or cancelled meanwhile
   const pet = (await findPet(row.petId, tx))?.pet;
+  const after = { ...row, status: "expired" as const, expiredAt: row.expiresAt, version: row.version + 1 };
   await recordAll(tx, THE_APP, [
     {
       action: "order.expired",
       target: { type: "order", id, label: orderLabel(row.petName, row.customerName) },
       details: { before: { status: "placed" }, after: { status: "expired" }, petId: row.petId },
+      event: orderEvent(row, after),
     },
     ...(await movePet(tx, pet, "available", id)),
   ]);
@@ -254,11 +269,13 @@ export async function placeOrder(input: NewOrder, audit: AuditContext, tx?: Tran
         action: "order.placed",
         target: { type: "order", id: order.id, label: orderLabel(pet.pet.name, order.customerName) },
         details: { after: order },
+        event: { data: order },
       },
       {
         action: "pet.updated",
         target: { type: "pet", id: pet.pet.id, label: pet.pet.name },
         details: { before: { status: "available" }, after: { status: "pending" }, order: order.id },
+        event: { data: pet.pet, previous: { status: "available" } },
       },
     ]);
     return placed;
@@ -439,6 +456,7 @@ export async function changeOrder(
           action: `order.${to}`,
           target: { type: "order", id, label: orderLabel(current.petName, current.customerName) },
           details: { before: { status: current.status }, after: { status: to }, petId: current.petId },
+          event: orderEvent(current, next),
         },
         ...(petStatus ? await movePet(tx, pet, petStatus, id) : []),
       ]);

@@ -1,5 +1,6 @@
 import "server-only";
 import { recordAudit, recordAudits, type AuditContext } from "@/lib/audit/record";
+import { previousValues } from "@/lib/events/outbox";
 import { config } from "@/lib/config";
 import { db, transaction, type Transaction } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
@@ -263,6 +264,7 @@ export async function createPet(input: NewPet, audit: AuditContext, tx?: Transac
       action: "pet.created",
       target: { type: "pet", id: pet.id, label: pet.name },
       details: { after: pet },
+      event: { data: pet },
     });
     return created;
   };
@@ -334,6 +336,7 @@ export async function createPets(
         action: "pet.created" as const,
         target: { type: "pet" as const, id: pet.id, label: pet.name },
         details: { after: pet },
+        event: { data: pet },
       },
     })),
   );
@@ -412,6 +415,7 @@ export async function updatePet(
       action: "pet.updated",
       target: { type: "pet", id, label: updated.pet.name },
       details: changedMembers(current.pet, updated.pet),
+      event: { data: updated.pet, previous: previousValues(current.pet, updated.pet) },
     });
     return updated;
   };
@@ -434,6 +438,7 @@ export async function deletePet(id: bigint, expected: Expected, audit: AuditCont
       // The version too: a restore (restorePet) puts the pet back one version on, so an ETag read before the
       // deletion never matches the pet brought back.
       details: { before: current.pet, version: current.version },
+      event: { data: current.pet },
     });
   };
   return tx ? apply(tx) : transaction(apply);
@@ -515,6 +520,7 @@ export async function restorePet(id: bigint, audit: AuditContext, now = new Date
       action: "pet.restored",
       target: { type: "pet", id, label: restored.pet.name },
       details: { after: restored.pet },
+      event: { data: restored.pet },
     });
     return restored;
   };

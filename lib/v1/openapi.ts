@@ -7,6 +7,7 @@ import { errorCodes, type ErrorCode } from "@/lib/http/error-codes";
 import { errorBodySchema } from "@/lib/http/errors";
 import type { Deprecation } from "@/lib/http/deprecation";
 import { categorySchema } from "@/lib/categories/schema";
+import { eventSchema, eventVariantSchemas } from "@/lib/events/schema";
 import {
   inventorySchema,
   newOrderSchema,
@@ -31,7 +32,7 @@ import {
 /** The OpenAPI facts of one operation; the route table gives them beside the handler. */
 export type OperationDocument = {
   /** The document's tag for the operation: "pets" unless given. */
-  tag?: "pets" | "categories" | "store";
+  tag?: "pets" | "categories" | "store" | "events";
   summary: string;
   description: string;
   /** The query string's schema: each member is one parameter. */
@@ -69,6 +70,8 @@ for (const schema of [
   orderSchema,
   orderCountsSchema,
   inventorySchema,
+  ...eventVariantSchemas,
+  eventSchema,
   errorBodySchema,
 ]) {
   registry.add(schema, { id: schema.meta()!.id! });
@@ -261,6 +264,7 @@ function buildDocument({ API_PRODUCTION_URL, API_STAGING_URL }: Config, operatio
         name: "store",
         description: "Sales: orders that hold a pet (pending) and sell it (sold), and the inventory by status.",
       },
+      { name: "events", description: "Every change to a pet, an order or a category, as a feed to follow." },
     ],
     paths,
     components: {

@@ -44,6 +44,8 @@ import {
   listOrdersHandler,
   placeOrderHandler,
 } from "@/lib/orders/handlers";
+import { listEventsHandler } from "@/lib/events/handlers";
+import { eventSchema, listEventsQuerySchema } from "@/lib/events/schema";
 import {
   inventorySchema,
   listOrdersQuerySchema,
@@ -582,6 +584,42 @@ export const v1Operations: readonly V1Operation[] = [
           description: "The counts.",
           headers: { "X-Request-Id": requestIdHeader, ...rateLimitHeaders },
           content: { "application/json": { schema: ref(inventorySchema) } },
+        },
+        "400": errorAnswer(["invalid_query"]),
+        ...commonErrors,
+      },
+    },
+  },
+  {
+    method: "GET",
+    path: "/v1/events",
+    operationId: "listEvents",
+    handler: listEventsHandler,
+    openapi: {
+      tag: "events",
+      summary: "Follow every change",
+      description:
+        "The events feed: one event per committed change to a pet, an order or a category, in ascending id " +
+        "order, written in the change's own transaction (a refused or rolled-back change has none). To follow " +
+        'it, keep asking for `after=<the last id seen>`, or follow the `Link` rel="next" header, which is always ' +
+        "there: every committed event is seen exactly once, in id order, also while many clients write at once " +
+        "(an event never becomes visible below an id already served). Events are kept `EVENT_RETENTION_DAYS` " +
+        "(30 by default); without `after` the feed starts at the oldest kept.",
+      query: listEventsQuerySchema,
+      responses: {
+        "200": {
+          description: "A page of events (a bare array; `[]` when none is newer).",
+          headers: {
+            Link: {
+              description:
+                'Always: `</v1/events?after=<last id>&limit=…>; rel="next"`, the position after this page (the ' +
+                "same `after` when the page is empty).",
+              schema: { type: "string" },
+            },
+            "X-Request-Id": requestIdHeader,
+            ...rateLimitHeaders,
+          },
+          content: { "application/json": { schema: { type: "array", items: ref(eventSchema) } } },
         },
         "400": errorAnswer(["invalid_query"]),
         ...commonErrors,

@@ -18,7 +18,8 @@ type Operation =
   | "approveOrder"
   | "deliverOrder"
   | "cancelOrder"
-  | "getInventory";
+  | "getInventory"
+  | "listEvents";
 export type FuzzRequest = {
   operation: Operation;
   method: string;
@@ -276,6 +277,19 @@ const ordersQuery = fc.oneof(
   fc.constantFrom("limit=%zz", "petId=%00", "q=%ff", "sort=-id&cursor=cDE6MQ"),
 );
 
+const eventsQuery = fc.oneof(
+  fc
+    .array(
+      fc.tuple(
+        fc.constantFrom("after", "limit", "type", "cursor"),
+        fc.oneof(queryValue, fc.constantFrom("0", "pet.*", "order.*", "category.renamed", "pet.updated", "*")),
+      ),
+      { maxLength: 3 },
+    )
+    .map((pairs) => new URLSearchParams(pairs).toString()),
+  fc.constantFrom("after=%zz", "type=%00", "after=9223372036854775807", "type=pet.*&after=1"),
+);
+
 export function requestArbitrary(key: string): fc.Arbitrary<FuzzRequest> {
   const headers = (extra: Record<string, string | undefined>) =>
     Object.fromEntries(Object.entries(extra).filter((entry): entry is [string, string] => entry[1] !== undefined));
@@ -368,6 +382,12 @@ export function requestArbitrary(key: string): fc.Arbitrary<FuzzRequest> {
         path: `/v1/store/orders/${orderId}/${verb}`,
         headers: headers({ Authorization: auth, "If-Match": tags }),
       })),
+    fc.record({ auth: authorization(key), query: eventsQuery }).map(({ auth, query }) => ({
+      operation: "listEvents" as const,
+      method: "GET",
+      path: `/v1/events${query ? `?${query}` : ""}`,
+      headers: headers({ Authorization: auth }),
+    })),
     fc
       .record({ auth: authorization(key), query: fc.constantFrom("", "status=sold", "x=1") })
       .map(({ auth, query }) => ({
