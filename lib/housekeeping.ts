@@ -12,8 +12,9 @@ import { oldestRateLimitWindowKept } from "@/lib/rate-limit";
 // Deletes the rows nothing needs any more: idempotency records past their 24 hours, rate-limit counters
 // of windows long past, expired staff sessions, sign-in counts of ended windows, sign-in locks long
 // quiet, activity records older than AUDIT_RETENTION_DAYS when it is set (the append-only trigger
-// refuses UPDATE, not DELETE), and events older than EVENT_RETENTION_DAYS; and, on PostgreSQL, folds the pet status counts' deltas into their base rows
-// (lib/pets/status-counts.ts). The server runs it at start and every 10 minutes.
+// refuses UPDATE, not DELETE), and events older than EVENT_RETENTION_DAYS; and, on PostgreSQL, folds the pet
+// status counts' deltas into their base rows (lib/pets/status-counts.ts). The server runs it at start and every
+// 10 minutes.
 //
 // Each kind is deleted in batches: one short statement deletes at most `batchSize` rows, chosen by
 // primary key through an index on the expiry column where there is one, and commits on its own; the

@@ -229,7 +229,7 @@ for (const provider of providers) {
       await client.auditEvent.deleteMany();
     });
 
-    test("events older than EVENT_RETENTION_DAYS go oldest first, in bounded batches, up to the first one kept", async () => {
+    test("events past EVENT_RETENTION_DAYS go oldest first, in bounded batches, up to the first one kept", async () => {
       const now = new Date();
       const RETENTION_DAYS = 30;
       const cutoff = now.getTime() - RETENTION_DAYS * DAY;
