@@ -572,6 +572,7 @@ for (const provider of providers) {
           });
           assert.deepEqual(Object.keys(document.paths).sort(), [
             "/categories",
+            "/events",
             "/pets",
             "/pets/counts",
             "/pets/export",

@@ -79,7 +79,9 @@ function request(
         ca,
         localAddress: CLIENT_ADDRESS,
         agent: false,
-        timeout: 10_000,
+        // Generous: the burst's sign-ins reach the app's scrypt at once, which on a loaded 2-core machine took
+        // over 10 s (CI, 2026-11-28); what is asserted is the answers, not how fast they come.
+        timeout: 30_000,
         headers: {
           Host: `${HOSTNAME}:${port}`,
           ...(options.body === undefined || typeof options.body === "string"
