@@ -18,6 +18,7 @@ import { config, ConfigError } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { seedDemoCatalogue } from "@/lib/demo-seed";
+import { endLiveStreams } from "@/lib/events/live";
 import { markDraining } from "@/lib/health";
 import { dispatchMetrics, isMetricsPath } from "@/lib/metrics/endpoint";
 import { startMetrics } from "@/lib/metrics/registry";
@@ -197,6 +198,7 @@ async function main(): Promise<void> {
         .finally(() => process.exit(exitCode));
     });
     server.closeIdleConnections();
+    endLiveStreams(); // the admin app's live streams: each browser reconnects, to another instance or to this one anew
     // A request outliving the grace period (a long CSV export) must not cost the counts: the last ones are
     // written, for at most a second, before the exit.
     setTimeout(() => {

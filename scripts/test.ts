@@ -217,6 +217,10 @@ async function secondNodePass(prepared: Promise<SecondNode>): Promise<Counts & {
       fs.cpSync(".next", path.join(second.copy, ".next"), {
         recursive: true,
         filter: (from) => path.relative(".next", from) !== "cache",
+        // .next/node_modules links each external package (better-sqlite3…) as ../../node_modules/<name>: kept as
+        // written, they reach the copy's own install, built for the second Node. (cpSync would otherwise make
+        // them absolute, into this tree's, and `next start` would load a better-sqlite3 built for this Node.)
+        verbatimSymlinks: true,
       });
       fs.cpSync("dist", path.join(second.copy, "dist"), { recursive: true });
     }

@@ -319,6 +319,110 @@ for (const provider of providers) {
   });
 }
 
+/** The messages of a server-sent events stream as they come: `next()` waits for one (at most `ms`). */
+function sseReader(body: ReadableStream<Uint8Array>) {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = "";
+  const messages: { id?: string; event?: string; data?: string }[] = [];
+  let ended = false;
+  const pump = (async () => {
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (done) return void (ended = true);
+      buffer += decoder.decode(value, { stream: true });
+      let end;
+      while ((end = buffer.indexOf("\n\n")) !== -1) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const message: Record<string, string> = {};
+        for (const line of block.split("\n")) {
+          const colon = line.indexOf(":");
+          if (colon > 0) message[line.slice(0, colon)] = line.slice(colon + 1).trim();
+        }
+        if (message.data !== undefined) messages.push(message);
+      }
+    }
+  })();
+  return {
+    async next(ms = 5000) {
+      const until = Date.now() + ms;
+      while (messages.length === 0 && !ended && Date.now() < until) await sleep(20);
+      return messages.shift();
+    },
+    ended: async () => {
+      await pump;
+      return ended;
+    },
+    cancel: () => reader.cancel().catch(() => {}),
+  };
+}
+
+for (const provider of providers) {
+  describe(`the admin app's live stream on ${provider} (server.ts)`, () => {
+    const { api, state } = serverFor(provider);
+    const open = (headers: Record<string, string> = {}, cookie = state.cookie) =>
+      fetch(`${state.server.baseUrl}/admin/api/events`, { headers: { Cookie: cookie, ...headers } });
+
+    test("signed-in staff get every change as it happens; without a session, 401", async () => {
+      const refused = await fetch(`${state.server.baseUrl}/admin/api/events`);
+      assert.equal(refused.status, 401);
+      const reply = await open();
+      assert.equal(reply.status, 200);
+      assert.match(reply.headers.get("content-type") ?? "", /^text\/event-stream/);
+      assert.equal(reply.headers.get("cache-control"), "no-store");
+      const stream = sseReader(reply.body!);
+      try {
+        await sleep(200); // connected: what follows is news
+        const created = await api("POST", "/v1/pets", { body: { name: "Live", categoryId: 1, status: "available" } });
+        const message = await stream.next();
+        assert.equal(message?.event, "change");
+        assert.deepEqual(JSON.parse(message.data!), { type: "pet.created", id: String(created.body.id) });
+        const [event] = await follow(api, BigInt(message.id!) - 1n);
+        assert.equal(event.id, BigInt(message.id!), "the message's id is the event's");
+        const placed = await api("POST", "/v1/store/orders", { body: { petId: created.body.id, customerName: "Ada" } });
+        const order = await stream.next();
+        const pet = await stream.next();
+        assert.deepEqual(JSON.parse(order!.data!), { type: "order.placed", id: String(placed.body.id) });
+        assert.deepEqual(JSON.parse(pet!.data!), { type: "pet.updated", id: String(created.body.id) });
+      } finally {
+        await stream.cancel();
+      }
+    });
+
+    test("Last-Event-ID resumes after that event: what was missed comes first", async () => {
+      const from = await lastEventId(api);
+      const ids: bigint[] = [];
+      for (const name of ["Missed 1", "Missed 2"])
+        ids.push((await api("POST", "/v1/pets", { body: { name, categoryId: 1 } })).body.id as bigint);
+      const stream = sseReader((await open({ "Last-Event-ID": String(from) })).body!);
+      try {
+        for (const id of ids)
+          assert.deepEqual(JSON.parse((await stream.next())!.data!), { type: "pet.created", id: String(id) });
+      } finally {
+        await stream.cancel();
+      }
+    });
+  });
+}
+
+describe("the live stream at shutdown (server.ts, SQLite)", () => {
+  const { state } = serverFor("sqlite");
+
+  test("an open stream ends at SIGTERM, so the server exits without waiting out its grace", async () => {
+    const reply = await fetch(`${state.server.baseUrl}/admin/api/events`, { headers: { Cookie: state.cookie } });
+    assert.equal(reply.status, 200);
+    const stream = sseReader(reply.body!);
+    await sleep(300);
+    const started = Date.now();
+    const stopping = state.server.stop();
+    assert.equal(await stream.ended(), true);
+    await stopping;
+    // server.ts gives requests in flight 8 s (SHUTDOWN_GRACE_MS); a stream left open would hold it that long.
+    assert.ok(Date.now() - started < 5000, `exited ${Date.now() - started} ms after SIGTERM`);
+  });
+});
+
 // The demo store (first start and db:reset-demo) and an import's batch write their events like any other change.
 for (const provider of providers) {
   describe(`the demo's and a batch's events on ${provider}`, () => {

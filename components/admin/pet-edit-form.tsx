@@ -1,6 +1,6 @@
 "use client";
 
-import { useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { z } from "zod";
 import { FormProblems, NameAndCategoryFields } from "@/components/admin/form-fields";
 import { useDraft } from "@/components/admin/session-ended";
@@ -40,7 +40,14 @@ function useEditDraft(pet: Pet) {
     setName(undefined);
     setCategoryId(undefined);
   };
-  return { name: name ?? pet.name, categoryId: categoryId ?? String(pet.categoryId), setName, setCategoryId, clear };
+  return {
+    name: name ?? pet.name,
+    categoryId: categoryId ?? String(pet.categoryId),
+    edited: name !== undefined || categoryId !== undefined,
+    setName,
+    setCategoryId,
+    clear,
+  };
 }
 
 /** What changed from the pet, as a patch: only the members that differ. */
@@ -56,13 +63,17 @@ export function EditPetForm({
   busy,
   onSave,
   onUnchanged,
+  onEditing,
 }: {
   pet: Pet;
   busy: boolean;
   onSave: (patch: PetPatch, options: RunOptions) => void;
   onUnchanged: () => void;
+  /** Whether the form holds values typed and not saved (the panel then tells of a colleague's change instead). */
+  onEditing?: (editing: boolean) => void;
 }) {
   const draft = useEditDraft(pet);
+  useEffect(() => onEditing?.(draft.edited), [draft.edited, onEditing]);
   const [errors, setErrors] = useState<EditErrors>({});
   const [requestId, setRequestId] = useState<string>();
   const nameInput = useRef<HTMLInputElement>(null);

@@ -95,6 +95,14 @@ export function PetPanel({ id, closeHref, ...events }: PetPanelProps) {
       <p role="status" className="mt-2 min-h-5 text-sm text-emerald-800">
         {panelState.done}
       </p>
+      {panelState.notice ? (
+        <Alert tone="warning" polite className="mt-2">
+          <p data-testid="pet-changed-notice">{panelState.notice}</p>
+          <Button className="mt-2" onClick={panelState.showCurrent}>
+            Show the current values
+          </Button>
+        </Alert>
+      ) : null}
 
       {pet ? (
         <>
@@ -111,6 +119,7 @@ export function PetPanel({ id, closeHref, ...events }: PetPanelProps) {
             busy={busy}
             onSave={(patch, options) => panelState.run({ kind: "details", patch }, options)}
             onUnchanged={() => panelState.setDone("Nothing to save: the name and category are as they were.")}
+            onEditing={panelState.onEditing}
           />
           <DeletePet
             heldBy={openOrder ?? undefined}

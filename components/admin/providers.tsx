@@ -2,6 +2,7 @@
 
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState } from "react";
+import { LiveUpdates } from "@/components/admin/live-updates";
 import { NotificationsProvider } from "@/components/admin/notifications";
 import { createDrafts, DraftsContext, SessionEndedDialog, signInAgainHref } from "@/components/admin/session-ended";
 import { AdminRequestError, isSessionEnded } from "@/lib/client/admin-api";
@@ -33,6 +34,7 @@ export function AdminProviders({ children }: { children: React.ReactNode }) {
   });
   return (
     <QueryClientProvider client={client}>
+      <LiveUpdates />
       <DraftsContext value={drafts}>
         <NotificationsProvider>{children}</NotificationsProvider>
         <SessionEndedDialog signInHref={signInHref} onClose={() => setSignInHref(undefined)} />

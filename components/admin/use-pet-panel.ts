@@ -1,11 +1,13 @@
 "use client";
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useEffectEvent, useState, type RefObject } from "react";
+import { useCallback, useEffect, useEffectEvent, useRef, useState, type RefObject } from "react";
 import { useNavigate } from "@/components/admin/catalogue-navigation";
 import { useNotifications } from "@/components/admin/notifications";
 import { isConflict, isGone, usePetChange, type PetChange } from "@/components/admin/use-pet-change";
-import { AdminRequestError, fetchPet, isSessionEnded } from "@/lib/client/admin-api";
+import { fetchPetHistory } from "@/lib/client/activity-api";
+import { AdminRequestError, fetchPet, isSessionEnded, type VersionedPet } from "@/lib/client/admin-api";
+import { onLiveChange, type LiveChange } from "@/lib/client/live";
 import { petFromPages, petQueryKey } from "@/lib/client/pet-cache";
 import type { Pet, PetStatus } from "@/lib/pets/schema";
 import { staffErrorMessage } from "@/lib/pets/staff-messages";
@@ -132,8 +134,59 @@ export function usePetPanel(
     heading.current?.focus(); // the buttons pressed are gone
   }
 
+  const live = useColleagueChanges(id, mutation.isPending);
+  const { dropNotice } = live;
+  // A conflict shows the current values itself: a notice of the same change would say it twice.
+  useEffect(() => {
+    if (problem?.kind === "conflict") dropNotice();
+  }, [problem, dropNotice]);
+
   const deleting = mutation.isPending && mutation.variables.change.kind === "delete";
-  return { query, pet, busy, title, problem, done, setDone, editRound, deleting, run, resolve };
+  return { query, pet, busy, title, problem, done, setDone, editRound, deleting, run, resolve, ...live };
+}
+
+/**
+ * A change to this pet made elsewhere (a colleague, an API client), as the live stream reports it: the panel reads
+ * the pet, and if its ETag is not the one shown, says who changed what, with a button to show the current values.
+ * It never swaps them in by itself: a status button pressed as the values change under the cursor would act on
+ * values the staff member never saw. Until they choose, a change they make is sent with the ETag they saw and is
+ * refused as a conflict that shows the current values, as without live updates; typed values are kept either way.
+ */
+function useColleagueChanges(id: string, sending: boolean) {
+  const client = useQueryClient();
+  const editing = useRef(false);
+  const [notice, setNotice] = useState<{ message: string; current: VersionedPet }>();
+  const onEditing = useCallback((now: boolean) => void (editing.current = now), []);
+  const shownTag = () => client.getQueryData<VersionedPet>(petQueryKey(id))?.etag;
+  const changed = useEffectEvent(async () => {
+    if (sending) return; // this panel's own change: its answer shows it
+    let current: VersionedPet;
+    try {
+      current = await fetchPet(id);
+    } catch (error) {
+      if (isGone(error)) void client.invalidateQueries({ queryKey: petQueryKey(id) }); // the panel says it is gone
+      return;
+    }
+    const latest = (await fetchPetHistory(id).catch(() => undefined))?.records[0];
+    // Read again after the requests: a conflict's answer may have shown the current values meanwhile.
+    if (!shownTag() || current.etag === shownTag()) return;
+    const who = latest ? `${latest.summary}` : `${current.pet.name} (#${id}) was changed`;
+    const message = editing.current
+      ? `Changed while you were editing: ${who}. Saving will show you its current values first.`
+      : `Changed elsewhere just now: ${who}.`;
+    setNotice({ message, current });
+  });
+  useEffect(
+    () => onLiveChange((change: LiveChange) => change.type.startsWith("pet.") && change.id === id && void changed()),
+    [id],
+  );
+  // The current values, shown at the staff member's word; and a notice made stale by a conflict's answer goes.
+  const showCurrent = () => {
+    if (notice && notice.current.etag !== shownTag()) client.setQueryData(petQueryKey(id), notice.current);
+    setNotice(undefined);
+  };
+  const dropNotice = useCallback(() => setNotice(undefined), []);
+  return { notice: notice?.message, showCurrent, dropNotice, onEditing };
 }
 
 /**

@@ -1,0 +1,73 @@
+"use client";
+
+import { useQueryClient, type QueryClient, type QueryKey } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { ACTIVITY_KEY, petHistoryKey } from "@/lib/client/activity-api";
+import { CATEGORIES_KEY } from "@/lib/client/categories-api";
+import { liveChangeSchema, tellLiveChange, type LiveChange } from "@/lib/client/live";
+import { ORDERS_KEY } from "@/lib/client/orders-api";
+import { PETS_KEY, petQueryKey } from "@/lib/client/pet-cache";
+
+// The admin app, live: every page of /admin listens to the server's stream of changes (GET /admin/api/events) and
+// refetches what shows the changed resource, whoever made the change (a colleague, an API client, an import). An
+// open pet's panel is not refetched under the staff member's hands: it is told (lib/client/live.ts) and decides
+// (use-pet-panel.ts). Changes are gathered for a quarter of a second, so an import's thousands of events make a
+// few refetches, not thousands. The browser's EventSource reconnects by itself, sending the last event's id.
+
+const GATHER_MS = 250;
+
+/** What to read again after these changes. */
+function staleKeys(changes: LiveChange[]): { refetch: QueryKey[]; markStale: QueryKey[] } {
+  const refetch: QueryKey[] = [ACTIVITY_KEY];
+  const markStale: QueryKey[] = [];
+  const kinds = new Set(changes.map((change) => change.type.slice(0, change.type.indexOf("."))));
+  if (kinds.has("pet")) refetch.push(PETS_KEY, CATEGORIES_KEY); // the category counts count pets
+  if (kinds.has("order")) refetch.push(ORDERS_KEY);
+  if (kinds.has("category")) refetch.push(CATEGORIES_KEY);
+  for (const change of changes) {
+    if (!change.type.startsWith("pet.")) continue;
+    refetch.push(petHistoryKey(change.id));
+    markStale.push(petQueryKey(change.id)); // read again when next opened; an open panel decides for itself
+  }
+  return { refetch, markStale };
+}
+
+function apply(client: QueryClient, changes: LiveChange[]): void {
+  const { refetch, markStale } = staleKeys(changes);
+  for (const queryKey of markStale) void client.invalidateQueries({ queryKey, refetchType: "none" });
+  // A refetch already under way is left to finish: a burst of changes must not restart it again and again.
+  for (const queryKey of refetch) void client.invalidateQueries({ queryKey }, { cancelRefetch: false });
+  for (const change of changes) tellLiveChange(change);
+}
+
+export function LiveUpdates() {
+  const client = useQueryClient();
+  useEffect(() => {
+    const source = new EventSource("/admin/api/events");
+    let gathered: LiveChange[] = [];
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    source.addEventListener("change", (message: MessageEvent<string>) => {
+      let change;
+      try {
+        change = liveChangeSchema.safeParse(JSON.parse(message.data));
+      } catch {
+        return; // not JSON: not a change this page knows
+      }
+      if (!change.success) return;
+      gathered.push(change.data);
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        const changes = gathered;
+        gathered = [];
+        apply(client, changes);
+      }, GATHER_MS);
+    });
+    // More was missed than the server resends (a long sleep): read everything again.
+    source.addEventListener("reset", () => void client.invalidateQueries());
+    return () => {
+      source.close();
+      clearTimeout(timer);
+    };
+  }, [client]);
+  return null;
+}
