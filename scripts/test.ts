@@ -47,14 +47,15 @@ function check(title: string, args: string[]): Job {
   return { title, args, counts: (status) => ({ passed: 0, failed: status === 0 ? 0 : 1, skipped: 0 }) };
 }
 
+/** Set once this process's pass has built .next/ and dist/: the second pass then runs that build. */
+let builtHere = false;
+
 /**
  * The whole suite on this Node, in the current folder. `secondPass` settles when the second Node's install (which
  * runs beside the checks and the build, but must not load the cores under timing-bound tests) has ended: true when
  * the second pass will run, and with it the browser tests, which run once, in the last pass (docs/decisions/013).
  * TEST_BROWSER=on runs them here as well.
  */
-/** Set once this process's pass has built .next/ and dist/: the second pass then runs that build. */
-let builtHere = false;
 
 async function suite(secondPass: Promise<boolean> = Promise.resolve(false)): Promise<Counts> {
   console.log(`\n■ Node ${process.version} (${node}): checks, build, tests`);

@@ -32,21 +32,35 @@ function staleKeys(changes: LiveChange[]): { refetch: QueryKey[]; markStale: Que
   return { refetch, markStale };
 }
 
+/** The keys once each: a burst of changes to one resource is one refetch. */
+function distinct(keys: QueryKey[]): QueryKey[] {
+  return [...new Map(keys.map((key) => [JSON.stringify(key), key])).values()];
+}
+
 function apply(client: QueryClient, changes: LiveChange[]): void {
-  const { refetch, markStale } = staleKeys(changes);
+  const stale = staleKeys(changes);
+  const refetch = distinct(stale.refetch);
+  const markStale = distinct(stale.markStale);
   for (const queryKey of markStale) void client.invalidateQueries({ queryKey, refetchType: "none" });
   // A refetch already under way is left to finish: a burst of changes must not restart it again and again.
   for (const queryKey of refetch) void client.invalidateQueries({ queryKey }, { cancelRefetch: false });
   for (const change of changes) tellLiveChange(change);
 }
 
+/** How long to wait before opening the stream again after a refusal (a restart's 503, a 429), doubling to 30 s. */
+const RETRY_MS = { first: 2000, most: 30_000 };
+
 export function LiveUpdates() {
   const client = useQueryClient();
   useEffect(() => {
-    const source = new EventSource("/admin/api/events");
+    let source: EventSource | undefined;
     let gathered: LiveChange[] = [];
     let timer: ReturnType<typeof setTimeout> | undefined;
-    source.addEventListener("change", (message: MessageEvent<string>) => {
+    let retry: ReturnType<typeof setTimeout> | undefined;
+    let wait = RETRY_MS.first;
+    let lastId = "";
+    const onChange = (message: MessageEvent<string>) => {
+      lastId = message.lastEventId || lastId;
       let change;
       try {
         change = liveChangeSchema.safeParse(JSON.parse(message.data));
@@ -61,12 +75,32 @@ export function LiveUpdates() {
         gathered = [];
         apply(client, changes);
       }, GATHER_MS);
-    });
-    // More was missed than the server resends (a long sleep): read everything again.
-    source.addEventListener("reset", () => void client.invalidateQueries());
+    };
+    // More was missed than the server resends (a long sleep): read everything again, but an open pet's panel,
+    // which is not refreshed under the staff member's hands (use-pet-panel.ts).
+    const onReset = (message: MessageEvent<string>) => {
+      lastId = message.lastEventId || lastId;
+      void client.invalidateQueries({ predicate: (query) => query.queryKey[0] !== "pet" });
+    };
+    // EventSource reconnects by itself after a dropped connection, but not after an answer other than 200 (a
+    // draining instance's 503, a 429): then it is opened again here, after a wait, from the last event seen.
+    const open = () => {
+      const url = lastId ? `/admin/api/events?after=${encodeURIComponent(lastId)}` : "/admin/api/events";
+      source = new EventSource(url);
+      source.addEventListener("change", onChange);
+      source.addEventListener("reset", onReset);
+      source.addEventListener("open", () => (wait = RETRY_MS.first));
+      source.addEventListener("error", () => {
+        if (source?.readyState !== EventSource.CLOSED) return;
+        retry = setTimeout(open, wait);
+        wait = Math.min(wait * 2, RETRY_MS.most);
+      });
+    };
+    open();
     return () => {
-      source.close();
+      source?.close();
       clearTimeout(timer);
+      clearTimeout(retry);
     };
   }, [client]);
   return null;

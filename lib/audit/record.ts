@@ -107,8 +107,9 @@ function auditRow(context: AuditContext, entry: AuditEntry) {
 
 /** Appends one record of a change, inside the transaction that makes the change. */
 export async function recordAudit(tx: Transaction, context: AuditContext, entry: AuditEntry): Promise<void> {
+  const events = eventsOf([entry]); // refuses an entry without its event before anything is written
   await tx.auditEvent.create({ data: auditRow(context, entry), select: { id: true } });
-  recordEvents(tx, eventsOf([entry]));
+  recordEvents(tx, events);
 }
 
 /**
@@ -149,6 +150,7 @@ const INSERT_AUDITS = {
  */
 export async function recordAudits(tx: Transaction, records: { context: AuditContext; entry: AuditEntry }[]) {
   if (records.length === 0) return;
+  const events = eventsOf(records.map(({ entry }) => entry));
   const rows = records.map(({ context, entry }) => {
     const row = auditRow(context, entry);
     return AUDIT_FIELDS.map((field) =>
@@ -156,5 +158,5 @@ export async function recordAudits(tx: Transaction, records: { context: AuditCon
     );
   });
   await tx.$executeRawUnsafe(INSERT_AUDITS[config().database.provider], new Date(), JSON.stringify(rows));
-  recordEvents(tx, eventsOf(records.map(({ entry }) => entry)));
+  recordEvents(tx, events);
 }

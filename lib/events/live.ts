@@ -29,14 +29,20 @@ async function newestEventId(): Promise<bigint> {
   return newest?.id ?? 0n;
 }
 
+/** The oldest event kept's id, or undefined when there is none (housekeeping deletes the oldest). */
+async function oldestEventId(): Promise<bigint | undefined> {
+  return (await db().event.findFirst({ orderBy: { id: "asc" }, select: { id: true } }))?.id;
+}
+
 async function poll(): Promise<void> {
   if (live.polling) return;
   live.polling = true;
   try {
-    if (live.last === undefined) return; // the first stream sets where it starts
+    // Set by the first stream, from the newest event: never from what a client sent.
+    if (live.last === undefined) return;
     for (;;) {
       const events = await listEvents({ after: live.last, limit: 100 });
-      if (events.length === 0) break;
+      if (events.length === 0 || live.streams.size === 0) break; // the last stream left meanwhile
       live.last = events.at(-1)!.id;
       for (const stream of live.streams) stream.send(events);
       if (events.length < 100) break;
@@ -80,55 +86,76 @@ function message(event: StoredEvent): string {
 export function liveStream(after: bigint | undefined, signal: AbortSignal): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let stop = () => {};
-  return new ReadableStream<Uint8Array>({
-    async start(controller) {
-      let position = after;
-      let open = true;
-      const write = (text: string) => {
-        if (open) controller.enqueue(encoder.encode(text));
-      };
-      const held: StoredEvent[] = [];
-      let caughtUp = false;
-      const sendNew = (events: StoredEvent[]) => {
-        const fresh = events.filter((event) => position === undefined || event.id > position);
-        if (fresh.length === 0) return;
-        position = fresh.at(-1)!.id;
-        write(fresh.map(message).join(""));
-      };
-      const stream: Stream = {
-        send: (events) => (caughtUp ? sendNew(events) : held.push(...events)),
-        end: () => stop(),
-      };
-      const unwatch = watch(stream);
-      const heartbeat = setInterval(() => write(": heartbeat\n\n"), HEARTBEAT_MS);
-      stop = () => {
-        if (!open) return;
-        open = false;
-        clearInterval(heartbeat);
-        unwatch();
-        controller.close();
-      };
-      signal.addEventListener("abort", stop, { once: true });
-      write("retry: 2000\n\n");
-      try {
-        position ??= await newestEventId();
-        live.last ??= position;
-        // What committed since `position`, whether the poller has passed it already or not: the poller's later
-        // reads are held meanwhile, and whatever both bring is sent once (sendNew skips what is not newer).
-        const missed = await listEvents({ after: position, limit: BACKLOG_LIMIT + 1 });
-        if (missed.length > BACKLOG_LIMIT) {
-          position = await newestEventId();
-          write(`id: ${position}\nevent: reset\ndata: {}\n\n`);
-        } else sendNew(missed);
-      } catch {
-        stop(); // the client reconnects, with its Last-Event-ID
-        return;
-      }
-      caughtUp = true;
-      sendNew(held.splice(0));
+  return new ReadableStream<Uint8Array>(
+    {
+      async start(controller) {
+        let position = after;
+        let open = true;
+        const write = (text: string) => {
+          if (!open) return;
+          // A client that stopped reading: end its stream rather than hold what it does not read. It reconnects
+          // with its Last-Event-ID and gets what it missed.
+          if ((controller.desiredSize ?? 1) <= 0) return stop();
+          controller.enqueue(encoder.encode(text));
+        };
+        const held: StoredEvent[] = [];
+        let caughtUp = false;
+        const sendNew = (events: StoredEvent[]) => {
+          const fresh = events.filter((event) => position === undefined || event.id > position);
+          if (fresh.length === 0) return;
+          position = fresh.at(-1)!.id;
+          write(fresh.map(message).join(""));
+        };
+        const stream: Stream = {
+          send: (events) => (caughtUp ? sendNew(events) : held.push(...events)),
+          end: () => stop(),
+        };
+        if (signal.aborted) return controller.close();
+        const unwatch = watch(stream);
+        const heartbeat = setInterval(() => write(": heartbeat\n\n"), HEARTBEAT_MS);
+        stop = () => {
+          if (!open) return;
+          open = false;
+          clearInterval(heartbeat);
+          unwatch();
+          try {
+            controller.close();
+          } catch {
+            // cancelled by the reader already
+          }
+        };
+        signal.addEventListener("abort", stop, { once: true });
+        write("retry: 2000\n\n");
+        try {
+          const newest = await newestEventId();
+          live.last ??= newest;
+          // A position this database never reached (another database's, a restore's), or one before what
+          // housekeeping has deleted: what was missed cannot be told event by event, so the page reads everything.
+          const oldest = position === undefined ? undefined : await oldestEventId();
+          const lost =
+            position !== undefined && (position > newest || (oldest !== undefined && position < oldest - 1n));
+          // What committed since `position`, whether the poller has passed it already or not: the poller's later
+          // reads are held meanwhile, and whatever both bring is sent once (sendNew skips what is not newer).
+          const missed = lost ? [] : await listEvents({ after: position ?? newest, limit: BACKLOG_LIMIT + 1 });
+          if (lost || missed.length > BACKLOG_LIMIT) {
+            position = await newestEventId();
+            write(`id: ${position}\nevent: reset\ndata: {}\n\n`);
+          } else {
+            position ??= newest;
+            sendNew(missed);
+          }
+        } catch {
+          stop(); // the client reconnects, with its Last-Event-ID
+          return;
+        }
+        caughtUp = true;
+        sendNew(held.splice(0));
+      },
+      cancel() {
+        stop();
+      },
     },
-    cancel() {
-      stop();
-    },
-  });
+    // What a slow reader may leave unread before its stream is ended (see write).
+    new ByteLengthQueuingStrategy({ highWaterMark: 1024 * 1024 }),
+  );
 }

@@ -75,7 +75,9 @@ export type ListEventsQuery = z.output<typeof listEventsQuerySchema>;
 const eventMembers = (types: readonly EventType[], data: z.ZodType, previous?: z.ZodType) => ({
   id: z.int().meta({ type: "integer", format: "int64", description: "The event's position in the feed." }),
   type: z.enum(types),
-  occurredAt: z.iso.datetime().meta({ description: "When the change was committed (RFC 3339, UTC)." }),
+  occurredAt: z.iso
+    .datetime()
+    .meta({ description: "When the change was made (RFC 3339, UTC); ids, not times, give the order." }),
   data,
   ...(previous && { previous }),
 });
@@ -109,7 +111,7 @@ const categoryRenamedEventSchema = z
   .object(eventMembers(["category.renamed"], categorySchema, previousSchema))
   .meta({ id: "CategoryRenamedEvent", description: "A category renamed: `previous` has its old name." });
 
-/** The event schemas of each kind, for the OpenAPI document's components. */
+/** The event schemas of each kind: the Event union's members, and the OpenAPI document's components. */
 export const eventVariantSchemas = [
   petEventSchema,
   petUpdatedEventSchema,
@@ -117,21 +119,12 @@ export const eventVariantSchemas = [
   orderChangedEventSchema,
   categoryCreatedEventSchema,
   categoryRenamedEventSchema,
-];
+] as const;
 
 /** An Event as the feed answers it: one schema per resource, told apart by `type`. */
-export const eventSchema = z
-  .union([
-    petEventSchema,
-    petUpdatedEventSchema,
-    orderPlacedEventSchema,
-    orderChangedEventSchema,
-    categoryCreatedEventSchema,
-    categoryRenamedEventSchema,
-  ])
-  .meta({
-    id: "Event",
-    description:
-      "One committed change to a pet, an order or a category. `data` is the resource after the change exactly as " +
-      "its /v1 read shows it; `previous` (on changes) holds the changed members' old values.",
-  });
+export const eventSchema = z.union(eventVariantSchemas).meta({
+  id: "Event",
+  description:
+    "One committed change to a pet, an order or a category. `data` is the resource after the change exactly as " +
+    "its /v1 read shows it; `previous` (on changes) holds the changed members' old values.",
+});

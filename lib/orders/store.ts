@@ -111,12 +111,14 @@ async function movePet(tx: Transaction, pet: Pet | undefined, to: PetStatus, ord
   if (!pet) return [];
   const moved = await tx.pet.updateMany({ where: { id: pet.id }, data: { status: to, version: { increment: 1 } } });
   if (moved.count === 0) return [];
+  // Read back under the row lock the update took: a rename committed since `pet` was read is in the event's data.
+  const after = (await findPet(pet.id, tx))?.pet ?? { ...pet, status: to };
   return [
     {
       action: "pet.updated",
       target: { type: "pet", id: pet.id, label: pet.name },
       details: { before: { status: pet.status ?? null }, after: { status: to }, order: orderId },
-      event: { data: { ...pet, status: to }, previous: { status: pet.status ?? null } },
+      event: { data: after, previous: { status: pet.status ?? null } },
     },
   ];
 }

@@ -7,6 +7,6 @@ import { apiRoute } from "@/lib/http/api-route";
 export const dynamic = "force-dynamic";
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = apiRoute(signedInGuard, {
-  // GET /admin/api/events — text/event-stream; Last-Event-ID resumes after that event
+  // GET /admin/api/events — text/event-stream; Last-Event-ID (or ?after=) resumes after that event
   GET: { operationId: "streamEvents", handler: liveEventsHandler },
 });
