@@ -326,6 +326,8 @@ const adminOperations: { route: string; method: string; target: string; body?: s
 ];
 // Sign-in and sign-out are not counted: sign-in has its own throttle.
 const UNCOUNTED_ROUTES = ["session"];
+/** Routes whose answer does not end (the live stream): counted like the rest, and sent by the test itself. */
+const STREAMED_ROUTES = ["events"];
 
 /** The folders of app/admin/api that hold a route.ts, relative to it. */
 function adminRouteFolders(dir = ADMIN_ROUTES): string[] {
@@ -383,7 +385,9 @@ for (const provider of providers) {
     test("the table names every route of app/admin/api", () => {
       assert.deepEqual(
         adminRouteFolders().sort(),
-        [...new Set([...adminOperations.map((operation) => operation.route), ...UNCOUNTED_ROUTES])].sort(),
+        [
+          ...new Set([...adminOperations.map((operation) => operation.route), ...UNCOUNTED_ROUTES, ...STREAMED_ROUTES]),
+        ].sort(),
       );
     });
 
@@ -401,6 +405,12 @@ for (const provider of providers) {
         assert.equal(remainingOf(reply), remaining, `${name} counts one: ${reply.headers.get("ratelimit")}`);
         assert.equal(reply.headers.get("ratelimit-policy"), `"per-staff";q=${ADMIN_QUOTA};w=3600`, name);
       }
+      // The live stream counts one too: its answer's headers say so, and its body is left unread.
+      const stream = await fetch(`${server.baseUrl}/admin/api/events`, { headers: { Cookie: boss } });
+      assert.equal(stream.status, 200);
+      remaining--;
+      assert.equal(stream.headers.get("ratelimit")?.match(/r=(\d+)/)?.[1], String(remaining), "the stream counts one");
+      await stream.body?.cancel();
       // Signing in again is not counted.
       const again = await signInStaff(server.baseUrl, "boss@animal-store.example", "the boss's long password");
       while (remaining > 0) {
@@ -409,6 +419,10 @@ for (const provider of providers) {
       }
       for (const operation of adminOperations)
         assertStaffRateLimited(await send(again, operation), `${operation.method} ${operation.target}`);
+      assertStaffRateLimited(
+        await call(server.baseUrl, "GET", "/admin/api/events", { headers: { Cookie: again } }),
+        "the stream",
+      );
     });
 
     test("an import costs one request per started 64 KiB; one too large for what is left costs nothing", async () => {
