@@ -28,6 +28,11 @@ export type BenchDatabase = {
   /** The id in the middle of the table, for a cursor deep into the list. */
   middleId(): Promise<bigint>;
   /**
+   * Replaces the events feed with `count` events, as a store's month of changes reads: ids from 1, nine in ten
+   * `pet.updated`, the rest `order.placed`; returns the last id.
+   */
+  seedEvents(count: number): Promise<bigint>;
+  /**
    * Brings the table to the state a live database reaches soon after a bulk load: on PostgreSQL, VACUUM ANALYZE,
    * which autovacuum would otherwise run in the middle of the measurements (sets the visibility map, so index-only
    * scans skip the heap). Nothing on SQLite.
@@ -39,6 +44,10 @@ export type BenchDatabase = {
 };
 
 const POSTGRES_SERVER = "postgresql://postgres@127.0.0.1:5432";
+/** Event i's type: one in ten an order placed, the rest a pet updated. */
+const EVENT_TYPE_OF_I = "CASE WHEN i % 10 = 0 THEN 'order.placed' ELSE 'pet.updated' END";
+/** Event i's data: a pet as its /v1 read shows it (the same text on both databases). */
+const eventData = (i: string) => `'{"id":' || ${i} || ',"name":"Bench ' || ${i} || '","categoryId":1,"status":"sold"}'`;
 const STATUS_OF_I = "CASE i % 4 WHEN 0 THEN 'pending' WHEN 1 THEN 'sold' ELSE 'available' END";
 
 /**
@@ -142,6 +151,24 @@ export function sqliteDatabase(folder: string): BenchDatabase {
         sqlite.close();
       }
     },
+    async seedEvents(count) {
+      const sqlite = open();
+      try {
+        sqlite.exec("DELETE FROM events");
+        sqlite
+          .prepare(
+            `INSERT INTO events (id, type, occurred_at, data, previous)
+             WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+             SELECT i, ${EVENT_TYPE_OF_I}, strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now'), ${eventData("i")},
+                    '{"status":"available"}' FROM n`,
+          )
+          .run(count);
+        sqlite.pragma("wal_checkpoint(TRUNCATE)");
+        return BigInt(count);
+      } finally {
+        sqlite.close();
+      }
+    },
     async middleId() {
       const sqlite = open();
       try {
@@ -238,6 +265,19 @@ export async function postgresDatabase(name: string): Promise<BenchDatabase> {
         }
         await client.query("ANALYZE pets");
         return BigInt(placed ? rows[0].first_order : rows[0].pet);
+      });
+    },
+    async seedEvents(count) {
+      return withClient(url, async (client) => {
+        await client.query("TRUNCATE events RESTART IDENTITY");
+        await client.query(
+          `INSERT INTO events (type, occurred_at, data, previous)
+           SELECT ${EVENT_TYPE_OF_I}, now(), ${eventData("i")}, '{"status":"available"}'
+           FROM generate_series(1, $1::int) AS i ORDER BY i`,
+          [count],
+        );
+        await client.query("VACUUM ANALYZE events");
+        return BigInt(count);
       });
     },
     async middleId() {

@@ -85,6 +85,16 @@ export type SortingRow = {
   failures: number;
 };
 
+/** A page of the events feed with 1,000,000 events, at 1 connection (BENCH_ONLY=events). */
+export type EventsRow = {
+  database: Provider;
+  events: number;
+  request: string;
+  p50Ms: number | null;
+  p99Ms: number | null;
+  failures: number;
+};
+
 /** One export of every pet of a view as CSV (BENCH_ONLY=export): how long, how much, the server's memory. */
 export type ExportRow = {
   database: Provider;
@@ -106,6 +116,7 @@ export type Results = {
   growth: GrowthRow[];
   sorting: SortingRow[];
   export?: ExportRow[];
+  events?: EventsRow[];
   startup: ({ server: ServerName; database: Provider | "none" } & Startup)[];
   seeding: { database: Provider; pets: number; seconds: number }[];
   signInFlood: FloodRow[];
@@ -218,6 +229,22 @@ export function formatResults(results: Results): string {
         ]),
         new Set([2, 3, 4]),
       ),
+    ...(results.events?.length
+      ? [
+          "the events feed with 1,000,000 events, 1 connection\n" +
+            table(
+              ["database", "request", "p50", "p99", "fail"],
+              results.events.map((row) => [
+                row.database,
+                row.request,
+                fixed(row.p50Ms, 2),
+                fixed(row.p99Ms, 2),
+                String(row.failures),
+              ]),
+              new Set([2, 3, 4]),
+            ),
+        ]
+      : []),
     ...(results.export?.length
       ? [
           "exportPets with 1,000,000 pets: one download each, read as fast as the client can; RSS of the server\n" +

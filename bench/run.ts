@@ -12,7 +12,8 @@
 // import's apply, written to bench/results-import-latency.json), BENCH_ONLY=concurrent-creates (64 connections of
 // creates, written to bench/results-concurrent-creates.json); with those two, BENCH_BEFORE_DIR=<a built checkout of
 // an earlier commit> measures it beside this one, in the same run; BENCH_ONLY=orders (placeOrder and deliver beside
-// their baseline on both databases, written to bench/results-orders.json; the full run measures them too). Exits 0
+// their baseline on both databases, written to bench/results-orders.json; the full run measures them too),
+// BENCH_ONLY=events (pages of GET /v1/events with 1,000,000 events, written to bench/results-events.json). Exits 0
 // whatever the figures: it is a measurement, not a test.
 import fs from "node:fs";
 import os from "node:os";
@@ -53,6 +54,8 @@ const EXPORT_PETS = 1_000_000;
 const IMPORT_ONLY = process.env.BENCH_ONLY === "import-latency";
 const CREATES_ONLY = process.env.BENCH_ONLY === "concurrent-creates";
 const ORDERS_ONLY = process.env.BENCH_ONLY === "orders";
+const EVENTS_ONLY = process.env.BENCH_ONLY === "events";
+const EVENTS = 1_000_000;
 const WRITES_ONLY = IMPORT_ONLY || CREATES_ONLY;
 const NEXT_BIN = path.join(root, "node_modules/next/dist/bin/next");
 const CONSTANT_APP = path.join(root, "bench/next-constant");
@@ -404,6 +407,44 @@ async function measureGrowth(database: BenchDatabase, app: Server, key: string):
 }
 
 /**
+ * The events feed with 1,000,000 events, at 1 connection: its first page (from the oldest), a page from the middle,
+ * the follower's usual page (after the newest but 20), one type, and one resource's types.
+ */
+async function measureEvents(database: BenchDatabase, app: Server, key: string): Promise<void> {
+  progress(`${database.provider} events: seeding ${EVENTS} events`);
+  const last = await database.seedEvents(EVENTS);
+  const requests = [
+    { label: "listEvents first page", path: "/v1/events?limit=20" },
+    { label: "listEvents after the middle", path: `/v1/events?limit=100&after=${last / 2n}` },
+    { label: "listEvents a follower's poll", path: `/v1/events?limit=100&after=${last - 20n}` },
+    { label: "listEvents after the newest", path: `/v1/events?after=${last}` },
+    { label: "listEvents type=order.placed", path: `/v1/events?limit=20&type=order.placed&after=${last / 2n}` },
+    { label: "listEvents type=order.*", path: `/v1/events?limit=20&type=order.*&after=${last / 2n}` },
+  ];
+  results.events ??= [];
+  for (const { label, path: eventsPath } of requests) {
+    progress(`${database.provider} ${label}`);
+    const measured = await load({
+      url: app.url,
+      paths: [eventsPath],
+      headers: { Authorization: `Bearer ${key}` },
+      connections: 1,
+      duration: GROWTH_DURATION,
+      warmup: 1,
+    });
+    assertRunning(app);
+    results.events.push({
+      database: database.provider,
+      events: EVENTS,
+      request: label,
+      p50Ms: measured.p50,
+      p99Ms: measured.p99,
+      failures: measured.failures,
+    });
+  }
+}
+
+/**
  * The sorted orders and the counts with 1,000,000 pets, at 1 connection: the first page and a page deep into the
  * list (a cursor at the middle of the order) of newest first and both name orders, with and without a status;
  * the name orders of a search; countPets without q (the trigger-kept counts) and with q. The database holds the
@@ -523,6 +564,11 @@ async function benchDatabase(database: BenchDatabase): Promise<void> {
     auth,
   );
   results.startup.push({ server: "app", database: provider, ...app.startup });
+  if (EVENTS_ONLY) {
+    await measureEvents(database, app.server, key);
+    await stop(app.server.child);
+    return;
+  }
   if (SORTING_ONLY) {
     progress(`${provider} sorting: seeding ${SORTING_PETS} pets`);
     await seed(database, SORTING_PETS);
@@ -620,7 +666,8 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 try {
   if (process.env.BENCH_CPU_PROF === "1") fs.mkdirSync(CPU_PROFILES, { recursive: true });
   await buildIfMissing(undefined);
-  if (!FLOOD_ONLY && !SORTING_ONLY && !EXPORT_ONLY && !WRITES_ONLY && !ORDERS_ONLY) await buildIfMissing(CONSTANT_APP);
+  if (!FLOOD_ONLY && !SORTING_ONLY && !EXPORT_ONLY && !WRITES_ONLY && !ORDERS_ONLY && !EVENTS_ONLY)
+    await buildIfMissing(CONSTANT_APP);
   // The compiled server and key tool that npm start runs (dist/), compiled again when a source changed.
   await runNode([path.join(root, "scripts/build-server.mjs"), "--if-stale"], {}, true);
   if (WRITES_ONLY) {
@@ -640,7 +687,8 @@ try {
     databases.push(await postgresDatabase(`animal_store_bench_${process.pid}`));
     await benchDatabase(databases.at(-1)!);
   }
-  if (!FLOOD_ONLY && !SORTING_ONLY && !EXPORT_ONLY && !WRITES_ONLY && !ORDERS_ONLY) await benchNextConstant();
+  if (!FLOOD_ONLY && !SORTING_ONLY && !EXPORT_ONLY && !WRITES_ONLY && !ORDERS_ONLY && !EVENTS_ONLY)
+    await benchNextConstant();
 
   checkThroughput(results.throughput);
   const checks = [
@@ -656,19 +704,21 @@ try {
   console.log(formatResults(results));
   const written = path.join(
     root,
-    ORDERS_ONLY
-      ? "bench/results-orders.json"
-      : FLOOD_ONLY
-        ? "bench/results-sign-in-flood.json"
-        : SORTING_ONLY
-          ? "bench/results-sorting.json"
-          : EXPORT_ONLY
-            ? "bench/results-export.json"
-            : IMPORT_ONLY
-              ? "bench/results-import-latency.json"
-              : CREATES_ONLY
-                ? "bench/results-concurrent-creates.json"
-                : "bench/results.json",
+    EVENTS_ONLY
+      ? "bench/results-events.json"
+      : ORDERS_ONLY
+        ? "bench/results-orders.json"
+        : FLOOD_ONLY
+          ? "bench/results-sign-in-flood.json"
+          : SORTING_ONLY
+            ? "bench/results-sorting.json"
+            : EXPORT_ONLY
+              ? "bench/results-export.json"
+              : IMPORT_ONLY
+                ? "bench/results-import-latency.json"
+                : CREATES_ONLY
+                  ? "bench/results-concurrent-creates.json"
+                  : "bench/results.json",
   );
   writeResults(written, results);
   console.log(`\nWritten to ${path.relative(root, written)}`);
