@@ -422,26 +422,37 @@ async function measureEvents(database: BenchDatabase, app: Server, key: string):
     { label: "listEvents type=order.*", path: `/v1/events?limit=20&type=order.*&after=${last / 2n}` },
   ];
   results.events ??= [];
-  for (const { label, path: eventsPath } of requests) {
+  for (const row of await timeEach(database, app, key, requests)) results.events.push({ ...row, events: EVENTS });
+}
+
+/** Each request alone for GROWTH_DURATION at 1 connection: its p50, p99 and failures. */
+async function timeEach(
+  database: BenchDatabase,
+  app: Server,
+  key: string,
+  requests: { label: string; path: string }[],
+): Promise<{ database: Provider; request: string; p50Ms: number | null; p99Ms: number | null; failures: number }[]> {
+  const rows = [];
+  for (const { label, path: requestPath } of requests) {
     progress(`${database.provider} ${label}`);
     const measured = await load({
       url: app.url,
-      paths: [eventsPath],
+      paths: [requestPath],
       headers: { Authorization: `Bearer ${key}` },
       connections: 1,
       duration: GROWTH_DURATION,
       warmup: 1,
     });
     assertRunning(app);
-    results.events.push({
+    rows.push({
       database: database.provider,
-      events: EVENTS,
       request: label,
       p50Ms: measured.p50,
       p99Ms: measured.p99,
       failures: measured.failures,
     });
   }
+  return rows;
 }
 
 /**
@@ -478,26 +489,7 @@ async function measureSorting(database: BenchDatabase, app: Server, key: string)
   lists.push({ label: "countPets", path: "/v1/pets/counts" });
   for (const q of ["ell", "ziggy", "xyz", "a"])
     lists.push({ label: `countPets q=${q}`, path: `/v1/pets/counts?q=${q}` });
-  for (const { label, path: listPath } of lists) {
-    progress(`${database.provider} sorting ${label}`);
-    const measured = await load({
-      url: app.url,
-      paths: [listPath],
-      headers: { Authorization: `Bearer ${key}` },
-      connections: 1,
-      duration: GROWTH_DURATION,
-      warmup: 1,
-    });
-    assertRunning(app);
-    results.sorting.push({
-      database: database.provider,
-      pets: SORTING_PETS,
-      request: label,
-      p50Ms: measured.p50,
-      p99Ms: measured.p99,
-      failures: measured.failures,
-    });
-  }
+  for (const row of await timeEach(database, app, key, lists)) results.sorting.push({ ...row, pets: SORTING_PETS });
 }
 
 /**

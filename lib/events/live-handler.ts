@@ -1,6 +1,7 @@
 import "server-only";
 import type { Handler } from "@/lib/http/api-route";
 import { liveStream } from "@/lib/events/live";
+import { eventAfterSchema } from "@/lib/events/schema";
 import type { SignedInCaller } from "@/lib/admin/guard";
 
 /**
@@ -9,7 +10,8 @@ import type { SignedInCaller } from "@/lib/admin/guard";
  */
 function resumeAfter(request: Request, url: URL): bigint | undefined {
   const given = (request.headers.get("last-event-id") ?? url.searchParams.get("after") ?? "").trim();
-  return /^(0|[1-9][0-9]{0,18})$/.test(given) && BigInt(given) < 2n ** 63n ? BigInt(given) : undefined;
+  const parsed = eventAfterSchema.safeParse(given); // the feed's own rule for `after`
+  return parsed.success ? parsed.data : undefined;
 }
 
 // GET /admin/api/events — streamEvents: every change as a server-sent event, for the admin app to refetch what it
