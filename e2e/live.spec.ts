@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { adminApiKey, expect, expectNoAxeViolations, signIn, test } from "./support";
+import { adminApiKey, expect, expectNoAxeViolations, signIn, tabTo, test } from "./support";
 
 // The admin app, live (issue 23): a change made anywhere — another staff member's browser, an API client — shows in
 // every open catalogue without a reload, and an open pet's panel says who changed what instead of swapping the
@@ -73,8 +73,15 @@ test.describe("live updates", () => {
     await expect(panel.getByTestId("pet-status"), "the values shown stay until asked").toHaveText("available");
     await expect(panel.getByRole("textbox", { name: "Name" })).toHaveValue(`${pet.name} typed`);
     await expectNoAxeViolations(page, "a pet's panel with a colleague's change told");
-
-    await panel.getByRole("button", { name: "Show the current values" }).click();
+    // At phone width, by keyboard alone: the notice's button is reached with Tab, 44 px tall, and nothing
+    // scrolls sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const show = panel.getByRole("button", { name: "Show the current values" });
+    expect((await show.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await expectNoAxeViolations(page, "the notice at 390 px");
+    await tabTo(page, show);
+    await page.keyboard.press("Enter");
     await expect(panel.getByTestId("pet-status")).toHaveText("pending");
     await expect(notice).toHaveCount(0);
     await expect(panel.getByRole("textbox", { name: "Name" }), "what was typed is kept").toHaveValue(
