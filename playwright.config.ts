@@ -16,9 +16,10 @@ export default defineConfig({
   outputDir: "test-results",
   globalSetup: "./e2e/global-setup.ts",
   // Each worker has its own server and database (the specs change the catalogue) and runs one spec file at a time.
-  // One by default: at two, with the node:test files beside them on two cores, timing-bound tests failed (issue 21
-  // notes); PLAYWRIGHT_WORKERS=2 halves the browser time on a machine with cores to spare.
-  workers: Number(process.env.PLAYWRIGHT_WORKERS) || 1,
+  // Two by default: npm test runs Playwright alone, after the node:test files, and one worker keeps about 0.7 of a
+  // core busy (Chromium waits on the server and the server on Chromium), so a second one fills the other core
+  // (docs/performance.md#the-test-suite). PLAYWRIGHT_WORKERS=1 runs one.
+  workers: Number(process.env.PLAYWRIGHT_WORKERS) || 2,
   fullyParallel: false,
   forbidOnly: Boolean(process.env.CI),
   timeout: 30_000,

@@ -27,6 +27,7 @@ import { onePerTurn } from "@/lib/http/one-per-turn";
 import { runHousekeeping } from "@/lib/housekeeping";
 import { log } from "@/lib/log";
 import { flushCallCounts } from "@/lib/v1/call-counts";
+import { startWebhookWorker, stopWebhookWorker } from "@/lib/webhooks/worker";
 
 const SHUTDOWN_GRACE_MS = 8000;
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
@@ -177,6 +178,8 @@ async function main(): Promise<void> {
   server.headersTimeout = 20_000;
   server.requestTimeout = 30_000;
 
+  startWebhookWorker(); // sends the webhook deliveries due, with every other instance on the database
+
   server.listen(settings.PORT, settings.HOST, () => {
     const address = server.address();
     const port = typeof address === "object" && address ? address.port : settings.PORT;
@@ -192,12 +195,14 @@ async function main(): Promise<void> {
     markDraining();
     server.close(() => {
       // getPet's call counts held in memory are written before the database goes (lib/v1/call-counts.ts).
-      void flushCallCounts()
+      // The deliveries being sent finish (each has its own 10 s limit); their leases cover an exit before that.
+      void Promise.all([stopWebhookWorker(), flushCallCounts()])
         .catch((error: unknown) => log("warn", "call counts not written at shutdown", { error: String(error) }))
         .then(() => db().$disconnect())
         .finally(() => process.exit(exitCode));
     });
     server.closeIdleConnections();
+    void stopWebhookWorker(); // no new claims from here on
     endLiveStreams(); // the admin app's live streams: each browser reconnects, to another instance or to this one anew
     // A request outliving the grace period (a long CSV export) must not cost the counts: the last ones are
     // written, for at most a second, before the exit.

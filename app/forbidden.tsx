@@ -9,8 +9,8 @@ export default function Forbidden() {
     <main className="mx-auto max-w-lg px-4 py-16">
       <h1 className="text-2xl font-semibold">Admins only</h1>
       <p className="mt-2 text-slate-700">
-        This page is for the store&apos;s admins: API keys, staff accounts and the activity log. Ask an admin if you
-        need something done here, or to give you the admin role.
+        This page is for the store&apos;s admins: API keys, webhooks, staff accounts and the activity log. Ask an admin
+        if you need something done here, or to give you the admin role.
       </p>
       <p className="mt-6">
         <Link

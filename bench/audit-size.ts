@@ -70,7 +70,7 @@ async function sizeOf(provider: "sqlite" | "postgresql", url: string): Promise<n
 for (const provider of await testProviders()) {
   const database = await createTestDatabase(provider);
   try {
-    await runScript("db-migrate.ts", [], database.url);
+    await runScript("db-migrate.ts", ["--create"], database.url);
     const client = createDatabase(databaseConfig(database.url));
     const before = await sizeOf(provider, database.url);
     const columns = Prisma.raw(

@@ -16,7 +16,7 @@ const CATEGORY = "CASE WHEN n % 100 = 0 THEN 7 + (n / 100) % 994 ELSE 1 + n % 6 
 for (const provider of await testProviders()) {
   const database = await createTestDatabase(provider);
   try {
-    await runScript("db-migrate.ts", [], database.url);
+    await runScript("db-migrate.ts", ["--create"], database.url);
     const client = createDatabase(databaseConfig(database.url));
     const seeding = performance.now();
     if (provider === "sqlite") {

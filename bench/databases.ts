@@ -3,9 +3,11 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { PET_NAMES } from "@/bench/pet-names";
+import { EVENTS_LOCK } from "@/lib/events/outbox";
 
 // The benchmark's fresh databases: a SQLite file in a temporary folder, or a PostgreSQL database on the
-// local server that drop() removes. The app migrates them; this file only fills the pets table, in bulk.
+// local server that drop() removes. The app migrates them; this file only fills their tables in bulk, and reads back
+// what the webhook rows check.
 
 export type Provider = "sqlite" | "postgresql";
 
@@ -33,6 +35,14 @@ export type BenchDatabase = {
    */
   seedEvents(count: number): Promise<bigint>;
   /**
+   * Adds `count` pet.created events after the existing ones, in one transaction (on PostgreSQL under the outbox's
+   * lock, as the app writes them); returns the first and last new ids. The webhook worker fans them out to the
+   * endpoints that exist.
+   */
+  appendEvents(count: number): Promise<{ first: bigint; last: bigint }>;
+  /** The webhook deliveries by state, and how many took more than one attempt. */
+  deliveryStates(): Promise<{ byState: Record<string, number>; retried: number }>;
+  /**
    * Brings the table to the state a live database reaches soon after a bulk load: on PostgreSQL, VACUUM ANALYZE,
    * which autovacuum would otherwise run in the middle of the measurements (sets the visibility map, so index-only
    * scans skip the heap). Nothing on SQLite.
@@ -48,6 +58,9 @@ const POSTGRES_SERVER = "postgresql://postgres@127.0.0.1:5432";
 const EVENT_TYPE_OF_I = "CASE WHEN i % 10 = 0 THEN 'order.placed' ELSE 'pet.updated' END";
 /** Event i's data: a pet as its /v1 read shows it (the same text on both databases). */
 const eventData = (i: string) => `'{"id":' || ${i} || ',"name":"Bench ' || ${i} || '","categoryId":1,"status":"sold"}'`;
+/** The text of a pet.created event's data: the pet as its /v1 read shows it. */
+const createdData = (i: string) =>
+  `'{"id":' || ${i} || ',"name":"Backlog ' || ${i} || '","categoryId":1,"status":"available"}'`;
 const STATUS_OF_I = "CASE i % 4 WHEN 0 THEN 'pending' WHEN 1 THEN 'sold' ELSE 'available' END";
 
 /**
@@ -169,6 +182,43 @@ export function sqliteDatabase(folder: string): BenchDatabase {
         sqlite.close();
       }
     },
+    async appendEvents(count) {
+      const sqlite = open();
+      try {
+        const first = sqlite
+          .transaction(() => {
+            const { next } = sqlite
+              .prepare("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0) + 1 AS next")
+              .safeIntegers(true)
+              .get() as { next: bigint };
+            sqlite
+              .prepare(
+                `INSERT INTO events (type, occurred_at, data)
+                 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+                 SELECT 'pet.created', strftime('%Y-%m-%dT%H:%M:%f+00:00', 'now'), ${createdData("i")} FROM n`,
+              )
+              .run(count);
+            return next;
+          })
+          .immediate(); // the write lock first, as appendForOrders
+        return { first, last: first + BigInt(count) - 1n };
+      } finally {
+        sqlite.close();
+      }
+    },
+    async deliveryStates() {
+      const sqlite = open();
+      try {
+        const rows = sqlite
+          .prepare(
+            "SELECT state, count(*) AS count, sum(attempts > 1) AS retried FROM webhook_deliveries GROUP BY state",
+          )
+          .all() as { state: string; count: number; retried: number }[];
+        return statesOf(rows);
+      } finally {
+        sqlite.close();
+      }
+    },
     async middleId() {
       const sqlite = open();
       try {
@@ -199,6 +249,16 @@ export function sqliteDatabase(folder: string): BenchDatabase {
     async drop() {
       fs.rmSync(folder, { recursive: true, force: true });
     },
+  };
+}
+
+function statesOf(rows: { state: string; count: number; retried: number }[]): {
+  byState: Record<string, number>;
+  retried: number;
+} {
+  return {
+    byState: Object.fromEntries(rows.map((row) => [row.state, Number(row.count)])),
+    retried: rows.reduce((sum, row) => sum + Number(row.retried), 0),
   };
 }
 
@@ -278,6 +338,36 @@ export async function postgresDatabase(name: string): Promise<BenchDatabase> {
         );
         await client.query("VACUUM ANALYZE events");
         return BigInt(count);
+      });
+    },
+    async appendEvents(count) {
+      return withClient(url, async (client) => {
+        await client.query("BEGIN");
+        try {
+          await client.query("SELECT pg_advisory_xact_lock($1)", [EVENTS_LOCK]);
+          const { rows } = await client.query<{ first: string; last: string }>(
+            `WITH added AS (
+               INSERT INTO events (type, occurred_at, data)
+               SELECT 'pet.created', now(), ${createdData("i")} FROM generate_series(1, $1::int) AS i ORDER BY i
+               RETURNING id)
+             SELECT min(id)::text AS first, max(id)::text AS last FROM added`,
+            [count],
+          );
+          await client.query("COMMIT");
+          return { first: BigInt(rows[0].first), last: BigInt(rows[0].last) };
+        } catch (error) {
+          await client.query("ROLLBACK");
+          throw error;
+        }
+      });
+    },
+    async deliveryStates() {
+      return withClient(url, async (client) => {
+        const { rows } = await client.query<{ state: string; count: number; retried: number }>(
+          `SELECT state, count(*)::int AS count, count(*) FILTER (WHERE attempts > 1)::int AS retried
+           FROM webhook_deliveries GROUP BY state`,
+        );
+        return statesOf(rows);
       });
     },
     async middleId() {

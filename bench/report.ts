@@ -3,6 +3,7 @@ import os from "node:os";
 import type { Provider } from "@/bench/databases";
 import type { Startup } from "@/bench/processes";
 import type { FloodResult } from "@/bench/sign-in-flood";
+import type { WebhooksRow } from "@/bench/webhooks";
 import { TARGET_CREATE_MAX_MS, TARGET_SAMPLE_P99_MS, type WriteRow } from "@/bench/writes";
 
 // The figures of one benchmark run, the issue's targets checked against them, the printed table and
@@ -117,6 +118,8 @@ export type Results = {
   sorting: SortingRow[];
   export?: ExportRow[];
   events?: EventsRow[];
+  /** BENCH_ONLY=webhooks (bench/webhooks.ts). */
+  webhooks?: WebhooksRow[];
   startup: ({ server: ServerName; database: Provider | "none" } & Startup)[];
   seeding: { database: Provider; pets: number; seconds: number }[];
   signInFlood: FloodRow[];
@@ -229,6 +232,49 @@ export function formatResults(results: Results): string {
     "sorted orders and counts with 1,000,000 pets, 1 connection\n" + latencyTable(results.sorting),
     ...(results.events?.length
       ? ["the events feed with 1,000,000 events, 1 connection\n" + latencyTable(results.events)]
+      : []),
+    ...(results.webhooks?.length
+      ? [
+          "webhook deliveries to a receiver in the benchmark's process, answering 200 at once; a backlog's time " +
+            "runs from the events' write to the last arrival; stalls: pauses of 500 ms or more between two of its " +
+            "arrivals; app CPU: of the app instances during the case; latency: from a create's 201 to its delivery, " +
+            "one create at a time with a random pause of up to 1 s between; duplicates and missing by webhook-id\n" +
+            table(
+              [
+                "database",
+                "case",
+                "deliveries",
+                "arrived",
+                "seconds",
+                "per s",
+                "first ms",
+                "stalls",
+                "app CPU s",
+                "dup",
+                "missing",
+                "p50",
+                "p99",
+                "max",
+              ],
+              results.webhooks.map((row) => [
+                row.database,
+                row.case,
+                String(row.deliveries),
+                String(row.delivered),
+                fixed(row.seconds, 1),
+                fixed(row.deliveriesPerSecond, 0),
+                fixed(row.firstArrivalMs, 0),
+                row.stalls === null ? "-" : `${row.stalls} (${fixed(row.stalledSeconds, 1)} s)`,
+                fixed(row.appCpuSeconds, 1),
+                String(row.duplicates),
+                String(row.missing) + (row.unexpected ? ` (+${row.unexpected} unexpected)` : ""),
+                fixed(row.p50Ms, 0),
+                fixed(row.p99Ms, 0),
+                fixed(row.maxMs, 0),
+              ]),
+              new Set([2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]),
+            ),
+        ]
       : []),
     ...(results.export?.length
       ? [

@@ -13,8 +13,12 @@
 // creates, written to bench/results-concurrent-creates.json); with those two, BENCH_BEFORE_DIR=<a built checkout of
 // an earlier commit> measures it beside this one, in the same run; BENCH_ONLY=orders (placeOrder and deliver beside
 // their baseline on both databases, written to bench/results-orders.json; the full run measures them too),
-// BENCH_ONLY=events (pages of GET /v1/events with 1,000,000 events, written to bench/results-events.json). Exits 0
-// whatever the figures: it is a measurement, not a test.
+// BENCH_ONLY=events (pages of GET /v1/events with 1,000,000 events, written to bench/results-events.json),
+// BENCH_ONLY=webhooks (webhook deliveries to a receiver in this process, each counted by webhook-id: a backlog of
+// 500 × BENCH_DURATION events, 5,000 by default, to 1 and to 4 endpoints, and on PostgreSQL to 1 endpoint from two
+// app instances; then the latency of 5 × BENCH_DURATION creates, 50 by default, one at a time; see bench/webhooks.ts;
+// written to bench/results-webhooks.json), BENCH_ONLY=batch (batchPets on 1,000 pets beside a 1,000-row import, see
+// bench/writes.ts; written to bench/results-batch.json). Exits 0 whatever the figures: it is a measurement, not a test.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -24,7 +28,8 @@ import type { FloodResult, FloodSpec } from "@/bench/sign-in-flood";
 import { encodeCursor } from "@/lib/pets/cursor";
 import { serverNodeFlags } from "@/scripts/harness/servers";
 import { assertRunning, memoryMb, runNode, startMeasured, stop, stopAll, type Server } from "@/bench/processes";
-import { measureConcurrentCreates, measureImportLatency, type Build } from "@/bench/writes";
+import { measureWebhooks } from "@/bench/webhooks";
+import { measureBatch, measureConcurrentCreates, measureImportLatency, type Build } from "@/bench/writes";
 import {
   checkThroughput,
   formatResults,
@@ -56,7 +61,11 @@ const CREATES_ONLY = process.env.BENCH_ONLY === "concurrent-creates";
 const ORDERS_ONLY = process.env.BENCH_ONLY === "orders";
 const EVENTS_ONLY = process.env.BENCH_ONLY === "events";
 const EVENTS = 1_000_000;
-const WRITES_ONLY = IMPORT_ONLY || CREATES_ONLY;
+const WEBHOOKS_ONLY = process.env.BENCH_ONLY === "webhooks";
+const WEBHOOK_EVENTS = Math.round(500 * DURATION);
+const WEBHOOK_CREATES = Math.round(5 * DURATION);
+const BATCH_ONLY = process.env.BENCH_ONLY === "batch";
+const WRITES_ONLY = IMPORT_ONLY || CREATES_ONLY || BATCH_ONLY;
 const NEXT_BIN = path.join(root, "node_modules/next/dist/bin/next");
 const CONSTANT_APP = path.join(root, "bench/next-constant");
 const CPU_PROFILES = path.join(root, "bench/results/cpu-profiles");
@@ -188,7 +197,8 @@ async function buildIfMissing(dir: string | undefined): Promise<void> {
 }
 
 async function createKey(database: BenchDatabase): Promise<string> {
-  const stdout = await runNode([path.join(root, "dist/key.js"), "create", "bench"], { DATABASE_URL: database.url });
+  const tool = [path.join(root, "dist/key.js"), "create", "bench", "--create"]; // a fresh database: --create makes it
+  const stdout = await runNode(tool, { DATABASE_URL: database.url });
   return stdout.trim().split("\n").pop() ?? "";
 }
 
@@ -489,6 +499,36 @@ async function measureSorting(database: BenchDatabase, app: Server, key: string)
   lists.push({ label: "countPets", path: "/v1/pets/counts" });
   for (const q of ["ell", "ziggy", "xyz", "a"])
     lists.push({ label: `countPets q=${q}`, path: `/v1/pets/counts?q=${q}` });
+  // The filters of issue 24: categories (each a sixth of the pets), several at once, with a status, and status=none
+  // (no seeded pet is without one).
+  for (const filter of ["categoryId=3", "categoryId=2,5", "categoryId=2,5&status=available", "status=none"])
+    lists.push({ label: `listPets ${filter} first page`, path: `/v1/pets?limit=20&sort=-id&${filter}` });
+  lists.push({
+    label: "listPets categoryId=1,2,3,4,5 sort=name",
+    path: "/v1/pets?limit=20&sort=name&categoryId=1,2,3,4,5",
+  });
+  const deep = encodeCursor({ sort: "-id", id: middle });
+  lists.push({
+    label: "listPets categoryId=2,5 deep page",
+    path: `/v1/pets?limit=20&sort=-id&categoryId=2,5&cursor=${deep}`,
+  });
+  lists.push({ label: "countPets categoryId=2,5", path: "/v1/pets/counts?categoryId=2,5" });
+  // The status and category orders (issue 24 item 3): first pages, alone, with a status or categories, and a
+  // deep page from a cursor at the middle id (a pending pet of category 3, as the seeding spreads them).
+  for (const sort of ["status", "-status", "category", "-category"] as const) {
+    for (const filter of ["", "&status=available", "&categoryId=2,5"])
+      lists.push({
+        label: `listPets sort=${sort}${filter.replace("&", " ")} first page`,
+        path: `/v1/pets?limit=20&sort=${sort}${filter}`,
+      });
+    const position = sort.endsWith("status")
+      ? { sort, id: middle, status: "pending" as const }
+      : { sort, id: middle, categoryId: 3n };
+    lists.push({
+      label: `listPets sort=${sort} deep page`,
+      path: `/v1/pets?limit=20&sort=${sort}&cursor=${encodeCursor(position)}`,
+    });
+  }
   for (const row of await timeEach(database, app, key, lists)) results.sorting.push({ ...row, pets: SORTING_PETS });
 }
 
@@ -545,6 +585,11 @@ async function benchDatabase(database: BenchDatabase): Promise<void> {
   const key = await createKey(database);
   if (EXPORT_ONLY) return measureExport(database, key);
   await seed(database, CATALOGUE);
+  if (WEBHOOKS_ONLY) {
+    results.webhooks ??= [];
+    results.webhooks.push(...(await measureWebhooks(root, database, serverEnv, key, WEBHOOK_EVENTS, WEBHOOK_CREATES)));
+    return;
+  }
   const env = { ...serverEnv, DATABASE_URL: database.url };
   const auth = { Authorization: `Bearer ${key}` };
   const profile = process.env.BENCH_CPU_PROF === "1" ? ["--cpu-prof", `--cpu-prof-dir=${CPU_PROFILES}`] : [];
@@ -615,7 +660,9 @@ async function benchWrites(provider: Provider, builds: Build[]): Promise<void> {
     await seed(database, CATALOGUE);
     const rows = IMPORT_ONLY
       ? await measureImportLatency(root, database, build, serverEnv, key, temporary)
-      : await measureConcurrentCreates(root, database, build, serverEnv, key, DURATION);
+      : BATCH_ONLY
+        ? await measureBatch(root, database, build, serverEnv, key, temporary)
+        : await measureConcurrentCreates(root, database, build, serverEnv, key, DURATION);
     results.writes!.push(...rows);
   }
 }
@@ -658,7 +705,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 try {
   if (process.env.BENCH_CPU_PROF === "1") fs.mkdirSync(CPU_PROFILES, { recursive: true });
   await buildIfMissing(undefined);
-  if (!FLOOD_ONLY && !SORTING_ONLY && !EXPORT_ONLY && !WRITES_ONLY && !ORDERS_ONLY && !EVENTS_ONLY)
+  if (!FLOOD_ONLY && !SORTING_ONLY && !EXPORT_ONLY && !WRITES_ONLY && !ORDERS_ONLY && !EVENTS_ONLY && !WEBHOOKS_ONLY)
     await buildIfMissing(CONSTANT_APP);
   // The compiled server and key tool that npm start runs (dist/), compiled again when a source changed.
   await runNode([path.join(root, "scripts/build-server.mjs"), "--if-stale"], {}, true);
@@ -679,7 +726,7 @@ try {
     databases.push(await postgresDatabase(`animal_store_bench_${process.pid}`));
     await benchDatabase(databases.at(-1)!);
   }
-  if (!FLOOD_ONLY && !SORTING_ONLY && !EXPORT_ONLY && !WRITES_ONLY && !ORDERS_ONLY && !EVENTS_ONLY)
+  if (!FLOOD_ONLY && !SORTING_ONLY && !EXPORT_ONLY && !WRITES_ONLY && !ORDERS_ONLY && !EVENTS_ONLY && !WEBHOOKS_ONLY)
     await benchNextConstant();
 
   checkThroughput(results.throughput);
@@ -708,9 +755,13 @@ try {
               ? "bench/results-export.json"
               : IMPORT_ONLY
                 ? "bench/results-import-latency.json"
-                : CREATES_ONLY
-                  ? "bench/results-concurrent-creates.json"
-                  : "bench/results.json",
+                : BATCH_ONLY
+                  ? "bench/results-batch.json"
+                  : CREATES_ONLY
+                    ? "bench/results-concurrent-creates.json"
+                    : WEBHOOKS_ONLY
+                      ? "bench/results-webhooks.json"
+                      : "bench/results.json",
   );
   writeResults(written, results);
   console.log(`\nWritten to ${path.relative(root, written)}`);

@@ -3,6 +3,8 @@
 //   sampled every 50 ms; the target is each sample's p99 at most 250 ms.
 // - concurrent-creates: 64 connections of POST /v1/pets for BENCH_DURATION seconds, /healthz sampled alongside;
 //   the target is no answer slower than 2 s, and no timeout or error.
+// - batch: issue 24's bulk changes beside the import they must keep pace with: a 1,000-row import's apply, then
+//   batchPets setting a status on 1,000 pets, and deleting them, each while /healthz is sampled.
 // Figures before a change come from running the row on the commit before it (docs/performance.md, SQLite writes).
 import fs from "node:fs";
 import path from "node:path";
@@ -12,6 +14,7 @@ import { assertRunning, runNode, startMeasured, stop } from "@/bench/processes";
 import { serverNodeFlags } from "@/scripts/harness/servers";
 
 export const IMPORT_ROWS = 10_000;
+export const BATCH_PETS = 1000;
 export const CREATE_CONNECTIONS = 64;
 export const TARGET_SAMPLE_P99_MS = 250;
 export const TARGET_CREATE_MAX_MS = 2000;
@@ -75,6 +78,56 @@ function sampleRows(database: Provider, build: string, result: DuringResult, tar
   }));
 }
 
+/** Makes the bench's staff account with the staff tool of `build`. */
+async function createStaffAccount(database: BenchDatabase, build: Build): Promise<void> {
+  await runNode([path.join(build.dir, "dist/staff.js"), "create", STAFF.email], { DATABASE_URL: database.url }, false, {
+    cwd: build.dir,
+    input: `${STAFF.password}\n`,
+  });
+}
+
+/** Signs the bench's staff member in; the session's Cookie header. */
+async function signIn(url: string): Promise<string> {
+  const answer = await fetch(`${url}/admin/api/session`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: url },
+    body: JSON.stringify(STAFF),
+  });
+  if (answer.status !== 200) throw new Error(`sign-in answered ${answer.status}: ${await answer.text()}`);
+  return (answer.headers.get("set-cookie") ?? "").split(";")[0];
+}
+
+/** A CSV of `rows` new pets written to a file and dry-run through the admin API, ready to apply. */
+async function checkedImport(url: string, cookie: string, rows: number, folder: string, name: string) {
+  const headers = { Cookie: cookie, Origin: url, "Content-Type": "text/csv" };
+  const lines = Array.from({ length: rows }, (_, i) => `Imported ${i},${1 + (i % 6)},available`);
+  const file = path.join(folder, `import-${name}-${rows}.csv`);
+  fs.writeFileSync(file, ["name,categoryId,status", ...lines].join("\r\n"));
+  const dryRun = await fetch(`${url}/admin/api/pets/imports`, { method: "POST", headers, body: fs.readFileSync(file) });
+  const report = (await dryRun.json()) as { importId?: string; toCreate?: number };
+  if (dryRun.status !== 200 || report.toCreate !== rows)
+    throw new Error(`the dry run answered ${dryRun.status}: ${JSON.stringify(report)}`);
+  return { file, headers, importId: report.importId };
+}
+
+/** A write's own row: one request, its duration. */
+function writeRow(database: Provider, build: string, series: string, result: DuringResult, ok: string): WriteRow {
+  const done = result.statuses[ok] === 1;
+  return {
+    database,
+    build,
+    series,
+    requests: 1,
+    p50Ms: null,
+    p99Ms: null,
+    maxMs: result.seconds * 1000,
+    seconds: result.seconds,
+    failures: done ? 0 : 1,
+    statuses: done ? {} : result.statuses,
+    check: null,
+  };
+}
+
 /**
  * A 10,000-row import applied on a fresh database by a signed-in staff member, after its dry run, while /healthz
  * and GET /v1/pets?limit=20 are sampled. Each build gets a database of its own.
@@ -88,31 +141,11 @@ export async function measureImportLatency(
   folder: string,
 ): Promise<WriteRow[]> {
   const { provider } = database;
-  await runNode([path.join(build.dir, "dist/staff.js"), "create", STAFF.email], { DATABASE_URL: database.url }, false, {
-    cwd: build.dir,
-    input: `${STAFF.password}\n`,
-  });
+  await createStaffAccount(database, build);
   const app = await startApp(build, { ...env, DATABASE_URL: database.url }, key);
   try {
-    const signIn = await fetch(`${app.url}/admin/api/session`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Origin: app.url },
-      body: JSON.stringify(STAFF),
-    });
-    if (signIn.status !== 200) throw new Error(`sign-in answered ${signIn.status}: ${await signIn.text()}`);
-    const cookie = (signIn.headers.get("set-cookie") ?? "").split(";")[0];
-    const headers = { Cookie: cookie, Origin: app.url, "Content-Type": "text/csv" };
-    const rows = Array.from({ length: IMPORT_ROWS }, (_, i) => `Imported ${i},${1 + (i % 6)},available`);
-    const file = path.join(folder, `import-${provider}.csv`);
-    fs.writeFileSync(file, ["name,categoryId,status", ...rows].join("\r\n"));
-    const dryRun = await fetch(`${app.url}/admin/api/pets/imports`, {
-      method: "POST",
-      headers,
-      body: fs.readFileSync(file),
-    });
-    const report = (await dryRun.json()) as { importId?: string; toCreate?: number };
-    if (dryRun.status !== 200 || report.toCreate !== IMPORT_ROWS)
-      throw new Error(`the dry run answered ${dryRun.status}: ${JSON.stringify(report)}`);
+    const cookie = await signIn(app.url);
+    const { file, headers, importId } = await checkedImport(app.url, cookie, IMPORT_ROWS, folder, provider);
     progress(`${provider} ${build.label}: applying ${IMPORT_ROWS} rows, sampling /healthz and /v1/pets`);
     const result = await during(root, {
       url: app.url,
@@ -124,27 +157,14 @@ export async function measureImportLatency(
       action: {
         kind: "request",
         method: "PUT",
-        path: `/admin/api/pets/imports/${report.importId}`,
+        path: `/admin/api/pets/imports/${importId}`,
         headers,
         bodyFile: file,
       },
     });
     app.check();
-    const applied = result.statuses["200"] === 1;
     return [
-      {
-        database: provider,
-        build: build.label,
-        series: `apply ${IMPORT_ROWS} rows`,
-        requests: 1,
-        p50Ms: null,
-        p99Ms: null,
-        maxMs: result.seconds * 1000,
-        seconds: result.seconds,
-        failures: applied ? 0 : 1,
-        statuses: applied ? {} : result.statuses,
-        check: null,
-      },
+      writeRow(provider, build.label, `apply ${IMPORT_ROWS} rows`, result, "200"),
       ...sampleRows(provider, build.label, result, (p99) => p99 <= TARGET_SAMPLE_P99_MS),
     ];
   } finally {
@@ -198,6 +218,71 @@ export async function measureConcurrentCreates(
       },
       ...sampleRows(provider, build.label, result, (p99) => p99 <= TARGET_CREATE_MAX_MS),
     ];
+  } finally {
+    await app.stop();
+  }
+}
+
+/**
+ * Issue 24's bulk changes beside the import: a 1,000-row import's apply, then batchPets (through the admin API, as
+ * the catalogue sends it) setting a status on the catalogue's first 1,000 pets and then deleting them, each while
+ * /healthz is sampled (its p99 within the import's target).
+ */
+export async function measureBatch(
+  root: string,
+  database: BenchDatabase,
+  build: Build,
+  env: Record<string, string>,
+  key: string,
+  folder: string,
+): Promise<WriteRow[]> {
+  const { provider } = database;
+  await createStaffAccount(database, build);
+  const app = await startApp(build, { ...env, DATABASE_URL: database.url }, key);
+  const rows: WriteRow[] = [];
+  const sampled = async (series: string, action: DuringSpec["action"], ok: string) => {
+    progress(`${provider} ${build.label}: ${series}, sampling /healthz`);
+    const result = await during(root, {
+      url: app.url,
+      intervalMs: SAMPLE_INTERVAL_MS,
+      samples: [{ label: `/healthz during ${series}`, path: "/healthz" }],
+      action,
+    });
+    app.check();
+    rows.push(
+      writeRow(provider, build.label, series, result, ok),
+      ...sampleRows(provider, build.label, result, (p99) => p99 <= TARGET_SAMPLE_P99_MS),
+    );
+  };
+  try {
+    const cookie = await signIn(app.url);
+    const imported = await checkedImport(app.url, cookie, BATCH_PETS, folder, provider);
+    await sampled(
+      `apply ${BATCH_PETS} rows`,
+      {
+        kind: "request",
+        method: "PUT",
+        path: `/admin/api/pets/imports/${imported.importId}`,
+        headers: imported.headers,
+        bodyFile: imported.file,
+      },
+      "200",
+    );
+    const ids = Array.from({ length: BATCH_PETS }, (_, index) => index + 1);
+    const headers = { Cookie: cookie, Origin: app.url, "Content-Type": "application/json" };
+    for (const [series, body] of [
+      [`batch: status of ${BATCH_PETS} pets`, { action: "update", ids, set: { status: "sold" } }],
+      [`batch: delete ${BATCH_PETS} pets`, { action: "delete", ids }],
+    ] as const) {
+      const bodyFile = path.join(folder, `batch-${provider}-${rows.length}.json`);
+      fs.writeFileSync(bodyFile, JSON.stringify(body));
+      await sampled(
+        series,
+        { kind: "request", method: "POST", path: "/admin/api/pets/batch", headers, bodyFile },
+        "200",
+      );
+    }
+    return rows;
   } finally {
     await app.stop();
   }

@@ -50,7 +50,9 @@ export function accessibleDocsPlugin(system: { React: SwaggerReact }) {
   // Swagger UI's dialog is a set of divs. This one is a modal dialog to assistive technology with a named
   // close button; the focus starts inside (Swagger UI's key field takes it), stays inside (Tab wraps, and when
   // authorizing replaces the field, the focus goes to Close rather than to the page), Escape closes, and the
-  // focus goes back to the button that opened the dialog.
+  // focus goes back to the button that opened the dialog. Its Authorize and Logout buttons are named by their
+  // text, not by Swagger UI's aria-labels ("Apply credentials", "Remove authorization"): a speech user says what
+  // they see (WCAG 2.5.3).
   function AuthorizationPopup(props: SystemProps) {
     const { authSelectors, authActions, getComponent, errSelectors, specSelectors, fn } = props;
     const dialog = React.useRef<HTMLElement | null>(null);
@@ -68,9 +70,17 @@ export function accessibleDocsPlugin(system: { React: SwaggerReact }) {
           box.querySelector("button")
         )?.focus();
       };
+      const namedByText = () => {
+        for (const button of box.querySelectorAll("button[aria-label]"))
+          if (button.textContent?.trim()) button.removeAttribute("aria-label");
+      };
       keepFocusInside();
-      const observer = new MutationObserver(keepFocusInside);
-      observer.observe(box, { childList: true, subtree: true });
+      namedByText();
+      const observer = new MutationObserver(() => {
+        keepFocusInside();
+        namedByText();
+      });
+      observer.observe(box, { childList: true, subtree: true, attributes: true, attributeFilter: ["aria-label"] });
       const openedBy = opener.current;
       return () => {
         observer.disconnect();

@@ -1,6 +1,6 @@
 "use client";
 
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
@@ -13,10 +13,15 @@ function text(form: FormData, name: string): string {
   return typeof value === "string" ? value : "";
 }
 
-/** Staff sign-in; on success the browser goes to `next` (an admin page, checked by the server page). */
+/**
+ * Staff sign-in; on success the browser goes to `next` (an admin page, checked by the server page). A refusal is
+ * announced (the alert) and the focus goes back to the password, selected to type again: the disabled Sign in
+ * button would otherwise leave it on the page's body.
+ */
 export function SignInForm({ next }: { next: string }) {
   const [error, setError] = useState<string>();
   const [pending, setPending] = useState(false);
+  const password = useRef<HTMLInputElement>(null);
 
   async function onSubmit(event: React.FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -30,6 +35,8 @@ export function SignInForm({ next }: { next: string }) {
     } catch (failure) {
       setError(failure instanceof Error ? failure.message : String(failure));
       setPending(false);
+      password.current?.focus();
+      password.current?.select();
     }
   }
 
@@ -38,6 +45,7 @@ export function SignInForm({ next }: { next: string }) {
       <TextField id="email" label="Email" name="email" type="email" required autoComplete="username" />
       <TextField
         id="password"
+        ref={password}
         label="Password"
         name="password"
         type="password"

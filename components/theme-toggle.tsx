@@ -20,7 +20,8 @@ export function ThemeToggle({ initial }: { initial: Theme }) {
   const [theme, setTheme] = useState(initial);
   return (
     <fieldset className="flex items-center gap-2 text-sm">
-      <legend className="float-left mr-1 text-slate-600">Theme</legend>
+      {/* Shown where there is room; the choices say what they are, and screen readers still hear "Theme". */}
+      <legend className="float-left mr-1 text-slate-600 max-sm:sr-only lg:sr-only">Theme</legend>
       <div className="flex rounded-md border border-slate-300 bg-white p-0.5">
         {THEMES.map((value) => (
           <label

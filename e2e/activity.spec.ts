@@ -51,8 +51,8 @@ async function tabTo(page: Page, target: Locator): Promise<void> {
   throw new Error("the element was never reached by Tab");
 }
 
-/** How a record's exact time reads: "Nov 24, 2026, 8:05:51 AM UTC". */
-const EXACT_TIME = /^[A-Z][a-z]{2} \d{1,2}, \d{4}, \d{1,2}:\d{2}:\d{2}\s?[AP]M \S+$/;
+/** How a record's exact time reads, the admin app's one format: "24 Nov 2026, 08:05 UTC" (the browser's zone). */
+const EXACT_TIME = /^\d{1,2} [A-Z][a-z]{2,3} \d{4}, \d{2}:\d{2} \S+$/;
 
 /** The Activity page's live status, and that the list of records is not in any live region itself. */
 async function expectStatus(page: Page, text: string | RegExp): Promise<void> {
@@ -174,6 +174,38 @@ test("an admin filters the Activity page, keeps the filters in the URL, and expo
   await expect(page.getByLabel("Pet id")).toHaveValue("");
 });
 
+test("a pet id that is not one is explained under the field and never sent; actions are named in words", async ({
+  page,
+}) => {
+  const asked: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes("/admin/api/activity?") && request.url().includes("pet=")) asked.push(request.url());
+  });
+  await signInAs(page, E2E_ADMIN, "/admin/activity");
+  await expect(page.getByTestId("activity-record").first()).toBeVisible();
+
+  // Every action the log knows has words, none its code (api_key.made_admin_app…).
+  const actions = await page.getByLabel("What").locator("option").allInnerTexts();
+  expect(actions).toContain("Made the admin app's key");
+  expect(actions.filter((label) => /[._]/.test(label))).toEqual([]);
+
+  const field = page.getByLabel("Pet id");
+  await field.fill("Rex");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(field).toBeFocused();
+  await expect(field).toHaveAttribute("aria-invalid", "true");
+  await expect(field).toHaveAccessibleDescription(/A pet id is a whole number of 1 or more, such as 12: digits only\./);
+  await expect(page).toHaveURL((url) => !url.searchParams.has("pet"));
+  await expect(page.getByText(/Invalid query/)).toHaveCount(0);
+  await expectNoAxeViolations(page, "the pet id filter refused");
+
+  // A link naming one is told the same, and the server is not asked either.
+  await page.goto("/admin/activity?pet=Rex");
+  await expect(page.getByLabel("Pet id")).toHaveAccessibleDescription(/A pet id is a whole number/);
+  await expect(page.getByText(/Invalid query/)).toHaveCount(0);
+  expect(asked).toEqual([]);
+});
+
 test("the Activity page's filters and paging work by keyboard alone", async ({ page, request }) => {
   const pet = await makePet(request, uniqueName("Okapi"));
   for (const status of ["pending", "sold", "available"]) {
@@ -217,6 +249,31 @@ test("the Activity page's filters and paging work by keyboard alone", async ({ p
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL((url) => !url.searchParams.has("cursor") && url.searchParams.get("pet") === pet.id);
   await expect(summaries).toHaveText([/ available$/, / sold$/]);
+});
+
+test.describe("in a browser whose time zone is Berlin", () => {
+  test.use({ timezoneId: "Europe/Berlin" });
+
+  test("times read in that zone, named, with no hydration mismatch", async ({ page }) => {
+    const problems: string[] = [];
+    page.on("console", (message) => {
+      if (message.type() === "error" && /hydrat/i.test(message.text())) problems.push(message.text());
+    });
+    page.on("pageerror", (error) => problems.push(error.message));
+    await signInAs(page, E2E_ADMIN, "/admin/activity");
+    const exact = page.getByTestId("record-exact-time").first();
+    // November in Berlin is CET (summer: CEST).
+    await expect(exact).toHaveText(/^\d{1,2} [A-Z][a-z]{2,3} \d{4}, \d{2}:\d{2} CES?T$/);
+    const at = await page.getByTestId("activity-record").first().locator("time").getAttribute("datetime");
+    const berlin = new Intl.DateTimeFormat("en-GB", {
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+      timeZone: "Europe/Berlin",
+    }).format(new Date(at!));
+    await expect(exact).toContainText(`, ${berlin} `);
+    expect(problems).toEqual([]);
+  });
 });
 
 test.describe("the Activity page at phone width", () => {

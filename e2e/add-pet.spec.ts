@@ -1,4 +1,4 @@
-import { expect, signIn, test } from "./support";
+import { expect, signIn, test, CELL } from "./support";
 
 test.describe("adding a pet", () => {
   test.beforeEach(async ({ page }) => signIn(page));
@@ -16,8 +16,8 @@ test.describe("adding a pet", () => {
     );
     const row = page.getByTestId("pet-row").filter({ hasText: name });
     await expect(row).toBeVisible();
-    await expect(row.locator("td").nth(2)).toHaveText("Cats");
-    await expect(row.locator("td").nth(3)).toHaveText("pending");
+    await expect(row.locator(CELL.category)).toHaveText("Cats");
+    await expect(row.locator(CELL.status)).toHaveText("pending");
     expect(await page.evaluate(() => (window as unknown as { stillThisPage?: boolean }).stillThisPage)).toBe(true);
     await expect(page.getByLabel("Name", { exact: true })).toHaveValue(""); // ready for the next one
   });
@@ -105,13 +105,11 @@ test.describe("adding a pet", () => {
     await page.getByLabel("Category", { exact: true }).selectOption({ label: "Dogs" });
     await page.getByLabel("Status (optional)").selectOption("sold");
     await page.getByRole("button", { name: "Add pet" }).click();
-    const cell = page.getByTestId("pet-row").locator("td:nth-child(2)").filter({ hasText: hostile });
+    const cell = page.getByTestId("pet-row").locator(CELL.name).filter({ hasText: hostile });
     await expect(cell).toHaveText(hostile);
     await expect(page.getByRole("status").filter({ hasText: "Added" })).toContainText(hostile);
     await page.reload();
-    await expect(page.getByTestId("pet-row").locator("td:nth-child(2)").filter({ hasText: hostile })).toHaveText(
-      hostile,
-    );
+    await expect(page.getByTestId("pet-row").locator(CELL.name).filter({ hasText: hostile })).toHaveText(hostile);
     expect(await page.locator("main img").count()).toBe(0);
     expect(dialogs).toEqual([]);
   });

@@ -111,6 +111,12 @@ const PAGES: { name: string; account?: Account; path: string; ready: (page: Page
     ready: (page) => expect(page.getByRole("heading", { name: "API keys", level: 1 })).toBeVisible(),
   },
   {
+    name: "webhooks",
+    account: E2E_ADMIN,
+    path: "/admin/webhooks",
+    ready: (page) => expect(page.getByRole("heading", { name: "Webhooks", level: 1 })).toBeVisible(),
+  },
+  {
     name: "staff",
     account: E2E_ADMIN,
     path: "/admin/staff",
@@ -125,7 +131,8 @@ const PAGES: { name: string; account?: Account; path: string; ready: (page: Page
   {
     name: "docs",
     path: "/docs",
-    ready: (page) => expect(page.locator("#operations-pets-listPets")).toBeVisible(),
+    // Swagger UI renders the whole document in the browser: on a busy machine that takes more than 10 s.
+    ready: (page) => expect(page.locator("#operations-pets-listPets")).toBeVisible({ timeout: 30_000 }),
   },
 ];
 

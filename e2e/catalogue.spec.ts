@@ -1,7 +1,23 @@
-import { expect, shownIds, shownStatuses, signIn, test } from "./support";
+import { expect, expectNoAxeViolations, shownIds, shownStatuses, signIn, tabTo, test } from "./support";
 
 test.describe("the catalogue", () => {
   test.beforeEach(async ({ page }) => signIn(page));
+
+  test("the first Tab reaches a skip link that takes the focus past the header to the catalogue", async ({ page }) => {
+    await page.goto("/admin");
+    await expect(page.getByTestId("pet-row").first()).toBeVisible();
+    await page.keyboard.press("Tab");
+    const skip = page.getByRole("link", { name: "Skip to main content" });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeInViewport(); // hidden until focused, then shown
+    await page.keyboard.press("Enter");
+    await expect(page.locator("main")).toBeFocused();
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => Boolean(document.activeElement?.closest("main")))).toBe(true);
+    await page.goto("/admin/orders");
+    await page.keyboard.press("Tab");
+    await expect(page.getByRole("link", { name: "Skip to main content" })).toBeFocused();
+  });
 
   test("each status filter shows only that status and changes the URL", async ({ page }, testInfo) => {
     for (const status of ["available", "pending", "sold"]) {
@@ -88,5 +104,38 @@ test.describe("the catalogue", () => {
     await alert.getByRole("link", { name: "Go to the first page" }).click();
     await expect(page).toHaveURL(/\/admin\?limit=20$/);
     await expect(page.getByTestId("pet-row").first()).toBeVisible();
+  });
+});
+
+test.describe("an unknown admin address", () => {
+  test("answers 404 with the admin header and a way back to the catalogue, by keyboard too", async ({ page }) => {
+    await signIn(page);
+    const response = await page.goto("/admin/no-such-page/here");
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole("heading", { level: 1, name: "Page not found" })).toBeVisible();
+    await expect(
+      page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Catalogue" }),
+    ).toBeVisible();
+    await expectNoAxeViolations(page, "the admin app's 404");
+    await tabTo(page, page.getByRole("main").getByRole("link", { name: "Back to the catalogue" }));
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL((url) => url.pathname === "/admin");
+    await expect(page.getByTestId("pet-row").first()).toBeVisible();
+  });
+
+  test("fits 390 px with 44 px targets", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page);
+    expect((await page.goto("/admin/nowhere"))?.status()).toBe(404);
+    const back = page.getByRole("main").getByRole("link", { name: "Back to the catalogue" });
+    expect((await back.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await expectNoAxeViolations(page, "the admin app's 404 at 390 px");
+  });
+
+  test("sends a visitor to sign in first; an unknown endpoint path is a 404 at once", async ({ page }) => {
+    await page.goto("/admin/no-such-page");
+    await expect(page).toHaveURL(/\/sign-in\?next=%2Fadmin%2Fno-such-page$/);
+    expect((await page.request.get("/admin/api/no-such-endpoint", { maxRedirects: 0 })).status()).toBe(404);
   });
 });

@@ -100,6 +100,27 @@ test.describe("an admin on the Categories page", () => {
     await expect(page.getByText(`renamed the category "${name}"`, { exact: false }).first()).toBeVisible();
   });
 
+  test("a name the schema refuses is explained beside the input in staff words, without a request", async ({
+    page,
+  }) => {
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && request.url().includes("/admin/api/categories")) posts.push(request.url());
+    });
+    await signInAs(page, E2E_ADMIN, "/admin/categories");
+    const input = page.getByLabel("Name", { exact: true });
+    await input.fill("   ");
+    await input.press("Enter");
+    await expect(input).toHaveAttribute("aria-invalid", "true");
+    await expect(input).toHaveAccessibleDescription(/Give the category a name\./);
+    await expect(input).toBeFocused();
+    await input.fill("c".repeat(101));
+    await input.press("Enter");
+    await expect(input).toHaveAccessibleDescription(/Use 100 characters or fewer; this name has 101\./);
+    await expectNoAxeViolations(page, "the add form refusing a name");
+    expect(posts).toEqual([]);
+  });
+
   test("the catalogue shows names, the add form picks a new one, an unnamed id shows as Unnamed (id)", async ({
     page,
     request,

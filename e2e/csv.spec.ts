@@ -53,7 +53,7 @@ test.describe("CSV export and import", () => {
     );
   });
 
-  test("import: a dry run with errors, the bad rows, an apply, and a second apply that creates nothing", async ({
+  test("import: a dry run with errors, the bad rows, an apply, and a second check finding nothing to create", async ({
     page,
   }) => {
     const marker = `Csvimport${Date.now()}`;
@@ -112,11 +112,12 @@ test.describe("CSV export and import", () => {
     await expect(page.getByRole("heading", { name: "Imported" })).toBeFocused();
     await expect(page.getByTestId("import-created")).toHaveText("Created 2 pets. 2 rows with problems not imported.");
     await expectNoAxeViolations(page, "the import's result");
-
-    await page.getByRole("button", { name: "Apply again" }).click();
-    await expect(page.getByTestId("import-created")).toHaveText(
-      "Created 0 pets. 2 rows were already imported and not created again. 2 rows with problems not imported.",
-    );
+    // Complete: the catalogue is the next step, the only primary button; applying again (it would create nothing)
+    // is not offered.
+    await expect(page.getByRole("link", { name: "See the catalogue" })).toHaveClass(/bg-indigo-700/);
+    await expect(page.getByTestId("import-report").locator(".bg-indigo-700")).toHaveCount(0);
+    await expect(page.getByRole("button", { name: "Apply again" })).toHaveCount(0);
+    await expect(page.getByRole("button", { name: /^Create/ })).toHaveCount(0);
 
     // The same file checked again: nothing left to create, and the button says so.
     await page.getByLabel("CSV file").setInputFiles({
@@ -133,6 +134,58 @@ test.describe("CSV export and import", () => {
     await page.goto(`/admin?q=${marker}&sort=name`);
     await expect(page.getByTestId("pet-row")).toHaveCount(2);
     await expect(page.getByTestId("pet-row").first()).toContainText(`${marker} Four, the dog`);
+  });
+
+  test("while an import is applied, the page counts the rows imported so far", async ({ page, baseURL }) => {
+    const marker = `Csvprogress${Date.now()}`;
+    const rows = 120;
+    const file = ["name,categoryId", ...Array.from({ length: rows }, (_, index) => `${marker} ${index},1`)].join("\n");
+    await page.goto("/admin/import");
+    await page
+      .getByLabel("CSV file")
+      .setInputFiles({ name: "many.csv", mimeType: "text/csv", buffer: Buffer.from(file) });
+    await page.getByRole("button", { name: "Check file" }).click();
+    await expect(page.getByTestId("import-to-create")).toHaveText(`${rows} pets would be created`);
+
+    // The browser's apply is held back while the same file is applied beside it: the count the page reads while
+    // it waits is the server's, not a guess.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let importPath = "";
+    await page.route(/\/admin\/api\/pets\/imports\/[0-9a-f-]+$/, async (route) => {
+      if (route.request().method() !== "PUT") return route.continue();
+      importPath = new URL(route.request().url()).pathname;
+      await held;
+      await route.continue();
+    });
+    await page.getByRole("button", { name: `Create ${rows} pets` }).click();
+    const progress = page.getByTestId("import-progress");
+    await expect(progress).toHaveText(`Imported 0 of ${rows} rows`);
+    await expect(page.getByRole("button", { name: "Creating…" })).toBeDisabled();
+    await expect.poll(() => importPath).not.toBe("");
+    const beside = await page.request.put(importPath, {
+      data: Buffer.from(file),
+      headers: { "Content-Type": "text/csv", Origin: baseURL! },
+    });
+    expect(beside.status()).toBe(200);
+    await expect(progress).toHaveText(`Imported ${rows} of ${rows} rows`);
+    const read = await page.request.get(importPath);
+    expect(await read.json()).toMatchObject({ done: rows, completed: true });
+    await expectNoAxeViolations(page, "the import while it is applied");
+    release();
+    await expect(page.getByTestId("import-created")).toHaveText(
+      `Created 0 pets. ${rows} rows were already imported and not created again.`,
+    );
+    await expect(progress).toHaveText("");
+
+    // The catalogue the other specs know: these pets go again.
+    const headers = { Authorization: `Bearer ${adminApiKey()}` };
+    const listed = await page.request.get(`/v1/pets?limit=100&q=${marker}`, { headers });
+    let pets = (await listed.json()) as { id: number }[];
+    const more = await page.request.get(`/v1/pets?limit=100&q=${marker}&sort=-id`, { headers });
+    pets = [...pets, ...((await more.json()) as { id: number }[])];
+    for (const id of new Set(pets.map((pet) => String(pet.id))))
+      expect([204, 404]).toContain((await page.request.delete(`/v1/pets/${id}`, { headers })).status());
   });
 
   test("the import page at phone width: no sideways scrolling, 44 px controls, axe clean", async ({ page }) => {

@@ -69,6 +69,9 @@ test.describe("the API keys page", () => {
 
     await panel.getByRole("button", { name: "I have copied it" }).click();
     await expect(panel).toHaveCount(0);
+    // The panel has gone: the focus is on the new key's name in the list, not lost to the page's body.
+    await expect(keyItem(page, name).getByRole("heading", { name, exact: true })).toBeFocused();
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe("H3");
     expect(await page.content()).not.toContain(key.slice(4));
     await page.reload();
     await expect(keyItem(page, name)).toContainText("Active");
@@ -93,6 +96,25 @@ test.describe("the API keys page", () => {
     // The Revoke button has gone: the focus is on the key's name, not lost to the page's body.
     await expect(keyItem(page, name).getByRole("heading", { name, exact: true })).toBeFocused();
     expect((await request.get(match![2], { headers: { Authorization: `Bearer ${key}` } })).status()).toBe(401);
+  });
+
+  test("a name the schema refuses is explained under the field in staff words, without a request", async ({ page }) => {
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && request.url().includes("/admin/api/keys")) posts.push(request.url());
+    });
+    await signInAs(page, E2E_ADMIN, "/admin/keys");
+    const field = page.getByLabel("Name of the new key");
+    await field.fill("   ");
+    await page.getByRole("button", { name: "Create key" }).click();
+    await expect(field).toBeFocused();
+    await expect(field).toHaveAttribute("aria-invalid", "true");
+    await expect(field).toHaveAccessibleDescription(/Give the key a name\./);
+    await field.fill("k".repeat(101));
+    await page.getByRole("button", { name: "Create key" }).click();
+    await expect(field).toHaveAccessibleDescription(/Use 100 characters or fewer; this name has 101\./);
+    await expectNoAxeViolations(page, "the key form refusing a name");
+    expect(posts).toEqual([]);
   });
 
   test("the activity log shows the key's creation and revocation", async ({ page }) => {
@@ -131,6 +153,7 @@ test.describe("the API keys page", () => {
     await tabTo(page, panel.getByRole("button", { name: "I have copied it" }));
     await page.keyboard.press("Enter");
     await expect(panel).toHaveCount(0);
+    await expect(keyItem(page, name).getByRole("heading", { name, exact: true })).toBeFocused();
 
     const revoke = keyItem(page, name).getByRole("button", { name: `Revoke “${name}”` });
     await tabTo(page, revoke);

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from "@playwright/test";
-import { adminApiKey, expect, expectNoAxeViolations, signIn, tabTo, test } from "./support";
+import { adminApiKey, expect, expectNoAxeViolations, signIn, tabTo, test, CELL } from "./support";
 
 // The admin app, live (issue 23): a change made anywhere — another staff member's browser, an API client — shows in
 // every open catalogue without a reload, and an open pet's panel says who changed what instead of swapping the
@@ -21,7 +21,7 @@ const rowStatus = (page: Page, pet: MadePet) =>
   page
     .getByTestId("pet-row")
     .filter({ has: page.locator(`#pet-link-${pet.id}`) })
-    .locator("td:nth-child(4)");
+    .locator(CELL.status);
 
 test.describe("live updates", () => {
   test("a colleague's change in another browser shows in the catalogue without a reload", async ({

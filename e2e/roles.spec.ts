@@ -11,6 +11,7 @@ import { E2E_ADMIN, E2E_STAFF } from "./staff-account";
 const ADMIN_PAGES = [
   { path: "/admin/staff", link: "Staff" },
   { path: "/admin/keys", link: "API keys" },
+  { path: "/admin/webhooks", link: "Webhooks" },
   { path: "/admin/activity", link: "Activity" },
 ];
 
@@ -20,16 +21,40 @@ const uniqueEmail = (what: string) =>
 const accountCard = (page: Page, email: string) =>
   page.getByTestId("staff-account").filter({ has: page.getByRole("heading", { name: email }) });
 
-/** Adds an account through the form, with a generated password; returns its card. */
-async function addAccount(page: Page, email: string, role: "staff" | "admin" = "staff"): Promise<Locator> {
+/**
+ * Adds an account through the form, with a generated password, which stays shown after Add (with a Copy button)
+ * until "I have copied it"; the focus then goes to the new account's heading. Returns its card.
+ */
+async function addAccount(
+  page: Page,
+  email: string,
+  { role = "staff", readClipboard = false }: { role?: "staff" | "admin"; readClipboard?: boolean } = {},
+): Promise<Locator> {
   await page.getByLabel("Email", { exact: true }).fill(email);
   await page.getByLabel("Role", { exact: true }).selectOption(role);
   await page.getByRole("button", { name: "Generate", exact: true }).click();
-  await expect(page.getByLabel("Initial password", { exact: true })).toHaveValue(/^[A-Za-z0-9]{20}$/);
+  const field = page.getByLabel("Initial password", { exact: true });
+  await expect(field).toHaveValue(/^[A-Za-z0-9]{20}$/);
+  const generated = await field.inputValue();
   await page.getByRole("button", { name: "Add account" }).click();
   await expect(page.getByTestId("staff-added")).toContainText(`Added ${email}`);
+  await expect(field).toHaveValue("");
+  const panel = page.getByRole("region", { name: `Password for ${email}` });
+  await expect(panel.getByRole("heading")).toBeFocused();
+  await expect(panel.getByLabel("Initial password (shown only now)")).toHaveValue(generated);
+  await panel.getByRole("button", { name: "Copy Initial password" }).click();
+  const copied = panel.getByRole("status");
+  await expect(copied).toHaveText(/^(Copied|Selected: .+)$/);
+  if (readClipboard) {
+    await expect(copied).toHaveText("Copied");
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(generated);
+  }
+  await expectNoAxeViolations(page, "the new account's generated password");
+  await panel.getByRole("button", { name: "I have copied it" }).click();
+  await expect(panel).toHaveCount(0);
   const card = accountCard(page, email);
   await expect(card).toBeVisible();
+  await expect(card.getByRole("heading", { name: email, exact: true })).toBeFocused();
   return card;
 }
 
@@ -60,6 +85,7 @@ test.describe("an admin on the Staff page", () => {
     page,
     context,
   }, testInfo) => {
+    test.slow(); // every change and dialog, each checked by axe
     const nav = page.getByRole("navigation", { name: "Sections" });
     for (const name of ["Catalogue", "Activity", "API keys", "Staff"])
       await expect(nav.getByRole("link", { name, exact: true })).toBeVisible();
@@ -68,7 +94,8 @@ test.describe("an admin on the Staff page", () => {
     await expectNoAxeViolations(page, "the Staff page");
 
     const email = uniqueEmail("page-made");
-    const card = await addAccount(page, email);
+    await context.grantPermissions(["clipboard-read", "clipboard-write"]);
+    const card = await addAccount(page, email, { readClipboard: true });
     await expect(card.getByTestId("staff-role")).toHaveText("staff");
     await expect(card.getByTestId("staff-state")).toHaveText("active");
 
@@ -78,7 +105,7 @@ test.describe("an admin on the Staff page", () => {
     await card.getByRole("button", { name: "Make admin…" }).click();
     await expect(dialog).toHaveAccessibleName(`Make ${email} an admin?`);
     await expect(dialog).toHaveAccessibleDescription(
-      "They will be able to manage API keys, staff accounts and see the activity log.",
+      "They will be able to manage API keys, webhooks and staff accounts, and see the activity log.",
     );
     await expectNoAxeViolations(page, "the Make admin confirmation");
     await dialog.getByRole("button", { name: "Cancel" }).click();
@@ -127,20 +154,79 @@ test.describe("an admin on the Staff page", () => {
     await expect(dialog).toHaveCount(0);
     await expect(card.getByRole("status")).toHaveText(`New password set for ${email}; their sessions were ended.`);
 
+    // Generated and set before it was copied: it stays shown, the focus on Copy, until "I have copied it".
+    await card.getByRole("button", { name: "Reset password…" }).click();
+    await dialog.getByRole("button", { name: "Generate one" }).click();
+    const uncopied = await generated.inputValue();
+    await dialog.getByRole("button", { name: "Set password" }).click();
+    await expect(dialog.getByRole("status")).toHaveText("Password set. Copy it now: it is shown only this once.");
+    await expect(generated).toHaveValue(uncopied);
+    await expect(dialog.getByRole("button", { name: "Copy" })).toBeFocused();
+    await expectNoAxeViolations(page, "the password dialog once set");
+    await dialog.getByRole("button", { name: "I have copied it" }).click();
+    await expect(dialog).toHaveCount(0);
+    await expect(card.getByRole("button", { name: "Reset password…" })).toBeFocused();
+    await expect(card.getByRole("status")).toHaveText(`New password set for ${email}; their sessions were ended.`);
+
     // Typed twice: the two must match, and the rules are the server's own.
     await card.getByRole("button", { name: "Reset password…" }).click();
     await dialog.getByLabel("New password", { exact: true }).fill("short");
     await dialog.getByRole("button", { name: "Set password" }).click();
-    await expect(dialog.getByText("password must be at least 12 characters")).toBeVisible();
+    const newPassword = dialog.getByLabel("New password", { exact: true });
+    await expect(newPassword).toHaveAttribute("aria-invalid", "true");
+    await expect(newPassword).toHaveAccessibleDescription(
+      /The password needs at least 12 characters; this one has 5\./,
+    );
     await dialog.getByLabel("New password", { exact: true }).fill("a typed new password");
     await dialog.getByLabel("The same again", { exact: true }).fill("a typed other password");
     await dialog.getByRole("button", { name: "Set password" }).click();
-    await expect(dialog.getByText("the two passwords differ")).toBeVisible();
+    await expect(dialog.getByLabel("The same again", { exact: true })).toHaveAccessibleDescription(
+      /The two passwords differ: type the same password in both fields\./,
+    );
     await dialog.getByLabel("The same again", { exact: true }).fill("a typed new password");
     await dialog.getByRole("button", { name: "Set password" }).click();
     await expect(dialog).toHaveCount(0);
     await expectNoAxeViolations(page, "the Staff page after the changes");
     await page.screenshot({ path: testInfo.outputPath("staff-page.png"), fullPage: true });
+  });
+
+  test("a generated password not yet copied stays shown when another account is added", async ({ page }) => {
+    const add = async (email: string) => {
+      await page.getByLabel("Email", { exact: true }).fill(email);
+      await page.getByRole("button", { name: "Generate", exact: true }).click();
+      const generated = await page.getByLabel("Initial password", { exact: true }).inputValue();
+      await page.getByRole("button", { name: "Add account" }).click();
+      await expect(page.getByTestId("staff-added")).toContainText(`Added ${email}`);
+      return { panel: page.getByRole("region", { name: `Password for ${email}` }), generated };
+    };
+    const first = await add(uniqueEmail("uncopied-first"));
+    const second = await add(uniqueEmail("uncopied-second"));
+    await expect(second.panel.getByRole("heading")).toBeFocused();
+    for (const { panel, generated } of [first, second])
+      await expect(panel.getByLabel("Initial password (shown only now)")).toHaveValue(generated);
+    await expectNoAxeViolations(page, "two generated passwords shown");
+    await first.panel.getByRole("button", { name: "I have copied it" }).click();
+    await expect(first.panel).toHaveCount(0);
+    await expect(second.panel.getByLabel("Initial password (shown only now)")).toHaveValue(second.generated);
+  });
+
+  test("invalid input is explained under each field in staff words, without a request", async ({ page }) => {
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST" && request.url().includes("/admin/api/staff")) posts.push(request.url());
+    });
+    const email = page.getByLabel("Email", { exact: true });
+    const password = page.getByLabel("Initial password", { exact: true });
+    await email.fill("bob");
+    await password.fill("1234567");
+    await page.getByRole("button", { name: "Add account" }).click();
+    await expect(email).toBeFocused();
+    await expect(email).toHaveAttribute("aria-invalid", "true");
+    await expect(email).toHaveAccessibleDescription(/Enter an email address such as name@example\.com\./);
+    await expect(password).toHaveAttribute("aria-invalid", "true");
+    await expect(password).toHaveAccessibleDescription(/The password needs at least 12 characters; this one has 7\./);
+    await expectNoAxeViolations(page, "the add form refusing its input");
+    expect(posts).toEqual([]);
   });
 
   test("a refused change shows the server's message and the request id", async ({ page }) => {
@@ -189,6 +275,7 @@ test.describe("the Staff page at phone width", () => {
   test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
   test("fits 390 px, has 44 px targets and no axe violations", async ({ page }, testInfo) => {
+    test.slow(); // four axe checks at phone width
     await signInAs(page, E2E_ADMIN, "/admin/staff");
     const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     const card = await addAccount(page, uniqueEmail("phone-made"));

@@ -1,4 +1,4 @@
-import { adminApiKey, expect, signInWithForm, test } from "./support";
+import { adminApiKey, expect, signInWithForm, test, CELL } from "./support";
 
 test.describe("what reaches the browser", () => {
   test("the admin API key never appears in any response, header, script or cookie of a session", async ({
@@ -56,15 +56,19 @@ test.describe("what reaches the browser", () => {
 
   test("keyboard alone: filter and add with visible focus", async ({ page }) => {
     await signInWithForm(page);
-    /** Presses Tab until `name` (an accessible name) has the focus; fails if it is never reached. */
-    const tabTo = async (name: string) => {
+    /**
+     * Presses Tab until `name` (an accessible name) has the focus, on an element of `tag` when given (the table's
+     * Name header is a button, the form's Name a field); fails if it is never reached.
+     */
+    const tabTo = async (name: string, tag?: string) => {
       for (let presses = 0; presses < 40; presses++) {
         await page.keyboard.press("Tab");
         const focused = await page.evaluate(() => {
           const element = document.activeElement as HTMLInputElement | null;
-          return element?.labels?.[0]?.textContent?.trim() ?? element?.textContent?.trim() ?? "";
+          const text = element?.labels?.[0]?.textContent?.trim() ?? element?.textContent?.trim() ?? "";
+          return { text, tag: element?.tagName ?? "" };
         });
-        if (focused.startsWith(name)) return;
+        if (focused.text.startsWith(name) && (tag === undefined || focused.tag === tag)) return;
       }
       throw new Error(`${name} is not reachable with Tab`);
     };
@@ -75,7 +79,7 @@ test.describe("what reaches the browser", () => {
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL(/status=pending/);
 
-    await tabTo("Name");
+    await tabTo("Name", "INPUT");
     await page.keyboard.type("Keyboard Kitty");
     await page.keyboard.press("Tab");
     // The category is a select of names: typing a name's first letters picks it, as in any select.
@@ -98,7 +102,7 @@ test.describe("at phone width", () => {
     await page.getByRole("link", { name: "sold" }).tap();
     await expect(page).toHaveURL(/status=sold/);
     await expect
-      .poll(async () => new Set(await page.getByTestId("pet-row").locator("td:nth-child(4)").allInnerTexts()))
+      .poll(async () => new Set(await page.getByTestId("pet-row").locator(CELL.status).allInnerTexts()))
       .toEqual(new Set(["sold"]));
     await page.getByLabel("Name", { exact: true }).fill("Pocket Hamster");
     await page.getByLabel("Category", { exact: true }).selectOption({ label: "Small mammals" });

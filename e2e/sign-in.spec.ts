@@ -1,4 +1,4 @@
-import { E2E_STAFF, expect, signInWithForm, test } from "./support";
+import { E2E_STAFF, expect, signInWithForm, test, CELL } from "./support";
 
 test.describe("signing in and out", () => {
   test("a wrong password is refused with a message, the same as an unknown email", async ({ page }) => {
@@ -10,11 +10,17 @@ test.describe("signing in and out", () => {
     await expect(message).toHaveText(/Wrong email or password/);
     await expect(page).toHaveURL(/\/sign-in/);
     const wrongPassword = await message.innerText();
+    // The focus is back on the password, selected to type again, not lost to the page's body.
+    await expect(page.getByLabel("Password")).toBeFocused();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe("password");
+    await page.keyboard.type(E2E_STAFF.password);
+    await expect(page.getByLabel("Password")).toHaveValue(E2E_STAFF.password);
 
     await page.getByLabel("Email").fill("nobody@animal-store.example");
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.getByRole("button", { name: "Sign in" })).toBeEnabled();
     await expect(message).toHaveText(wrongPassword);
+    await expect(page.getByLabel("Password")).toBeFocused();
   });
 
   test("repeated failures are refused in plain words saying when to try again", async ({ page }) => {
@@ -59,7 +65,7 @@ test.describe("signing in and out", () => {
   test("an admin link opened signed out returns there after sign-in", async ({ page }) => {
     await signInWithForm(page, "/admin?status=sold&limit=50");
     await expect(page).toHaveURL(/\/admin\?status=sold&limit=50$/);
-    for (const status of await page.getByTestId("pet-row").locator("td:nth-child(4)").allInnerTexts())
+    for (const status of await page.getByTestId("pet-row").locator(CELL.status).allInnerTexts())
       expect(status).toBe("sold");
   });
 

@@ -24,6 +24,8 @@ function commaList() {
     );
 }
 
+const SCHEDULE_ERROR = "must be comma-separated whole numbers of seconds, each from 0 to 604800 (a week)";
+
 /** The environment variables; each one's description is its line in docs/operators.md (scripts/generate-docs.ts). */
 export const envSchema = z.object({
   DATABASE_URL: z
@@ -115,6 +117,46 @@ export const envSchema = z.object({
     .describe(
       "days the events feed (`GET /v1/events`) keeps an event; housekeeping deletes older ones, oldest first. A " +
         "follower away for longer starts again from the oldest kept",
+    ),
+  // Webhook deliveries (lib/webhooks): when a failed attempt is tried again, and whether private addresses may be
+  // endpoints.
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .default("0,5,300,1800,7200,18000,36000,36000")
+    .transform((list) => list.split(",").map((entry) => entry.trim()))
+    .pipe(
+      z
+        .array(
+          z
+            .string()
+            .regex(/^\d{1,6}$/, { error: SCHEDULE_ERROR })
+            .transform(Number)
+            .refine((seconds) => seconds <= 604_800, { error: SCHEDULE_ERROR }),
+        )
+        .min(1, { error: "must name at least one attempt" })
+        .max(20, { error: "must name at most 20 attempts" }),
+    )
+    .describe(
+      "comma-separated seconds to wait before each attempt of a webhook delivery (the first is after the event); " +
+        "default the Standard Webhooks schedule `0,5,300,1800,7200,18000,36000,36000`; after the last, the " +
+        "delivery is marked failed",
+    ),
+  WEBHOOK_LEASE_SECONDS: z.coerce
+    .number({ error: "must be a whole number of seconds, from 15 to 3600" })
+    .int({ error: "must be a whole number of seconds, from 15 to 3600" })
+    .min(15, { error: "must be a whole number of seconds, from 15 to 3600" })
+    .max(3600, { error: "must be a whole number of seconds, from 15 to 3600" })
+    .default(60)
+    .describe(
+      "seconds an instance holds a webhook delivery it is sending (an attempt gives up after 10); if the instance " +
+        "dies mid-attempt, another (or the same, restarted) sends it again once this has passed",
+    ),
+  WEBHOOK_ALLOW_PRIVATE_URLS: z
+    .enum(["on", "off"], { error: 'must be "on" or "off"' })
+    .default("off")
+    .describe(
+      "`on` lets webhook endpoints be loopback, private, link-local and other non-public addresses (development " +
+        "and tests only: `off` keeps webhooks from being a door into your network)",
     ),
   CORS_ORIGINS: commaList()
     .refine(

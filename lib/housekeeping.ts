@@ -42,6 +42,8 @@ export type HousekeepingReport = {
   expiredOrders: Sweep;
   /** Events older than EVENT_RETENTION_DAYS, oldest first. */
   events: Sweep;
+  /** Webhook deliveries done (succeeded or failed) and made longer than EVENT_RETENTION_DAYS ago. */
+  webhookDeliveries: Sweep;
 };
 
 /** Runs `deleteBatch` (which deletes at most `batchSize` rows) until a batch deletes fewer. */
@@ -140,10 +142,16 @@ export async function runHousekeeping({
   const expiredOrders = { rows: await expireLapsedOrders(now, database), batches: 1 };
 
   // Events past their retention (after the expiries, whose events are new), oldest first (lib/events/store.ts).
-  const events = await deleteEventsBefore(
-    new Date(now.getTime() - eventRetentionDays * 24 * 60 * 60_000),
+  const eventsBefore = new Date(now.getTime() - eventRetentionDays * 24 * 60 * 60_000);
+  const events = await deleteEventsBefore(eventsBefore, batchSize, database);
+
+  // Webhook deliveries are kept as long as their events, for the Webhooks page; a pending one stays until it ends.
+  const webhookDeliveries = await inBatches(
     batchSize,
-    database,
+    () => database.$executeRaw`
+      DELETE FROM "webhook_deliveries" WHERE "id" IN (
+        SELECT "id" FROM "webhook_deliveries" WHERE "state" <> 'pending' AND "created_at" < ${eventsBefore}
+        LIMIT ${batchSize})`,
   );
 
   return {
@@ -156,5 +164,6 @@ export async function runHousekeeping({
     petStatusCountDeltas,
     expiredOrders,
     events,
+    webhookDeliveries,
   };
 }

@@ -143,8 +143,9 @@ export async function consumeRateLimit(apiKeyId: number, subject = "", cost = 1)
   const known = () => window.synced + window.pending + window.inflight;
   // A request costing more than the whole quota costs the whole quota: it fits a fresh window, never more.
   cost = Math.min(cost, limit);
-  // The shared row already says so.
-  if (window.synced + cost > limit) return state(window.synced, false);
+  // The shared row already says so. What is left is told with this process's counts not yet written to it, as an
+  // admitted request's is (it said 32 left after one that said 31, when those were still pending).
+  if (window.synced + cost > limit) return state(known(), false);
   if (limit - known() - cost >= margin) {
     window.pending += cost;
     flushTimer ??= setInterval(() => void flush(), FLUSH_INTERVAL_MS).unref();

@@ -19,6 +19,7 @@ const entries = [
   "scripts/start.ts",
   "scripts/key.ts",
   "scripts/staff.ts",
+  "scripts/webhook.ts",
   "scripts/db-migrate.ts",
   "scripts/db-reset-demo.ts",
   "scripts/db-diff.ts",

@@ -68,7 +68,16 @@ export type Tool = {
   /** How it is run: "npm run key". */
   run: string;
   about: string;
+  /** It opens DATABASE_URL's database (with openDatabase): every command also takes --create. */
+  opensDatabase?: boolean;
 };
+
+/** The option of every tool that opens the database, and its lines in the help. */
+const createOption = { create: { type: "boolean" } } as const;
+const createOptionLines = [
+  "  --create  Makes the SQLite database if DATABASE_URL's file does not exist; without it the tool refuses",
+  "            (the server's first start, npm start, makes it too). A PostgreSQL database must exist already.",
+];
 
 export type Parsed = { command: string; args: string[]; values: Record<string, string | boolean | undefined> };
 
@@ -83,10 +92,17 @@ function usageLine(tool: Tool, name: string, spec: Pick<CommandSpec, "usage">): 
 /** What a refusal calls the command: "create", or the tool's npm script, "db:migrate". */
 const commandName = (tool: Tool, name: string) => name || tool.run.replace(/^npm run /, "");
 
+/** A command's options as the tool takes them: its own, and --create when the tool opens the database. */
+const optionsOf = (tool: Tool, spec: CommandSpec): Options => ({
+  ...spec.options,
+  ...(tool.opensDatabase ? createOption : {}),
+});
+
 function helpOf(tool: Tool, name: string, spec: CommandSpec): string {
   const optionLines = Object.entries(spec.options ?? {}).map(
     ([option, config]) => `  --${option}${config.type === "string" ? " <value>" : ""}`,
   );
+  if (tool.opensDatabase) optionLines.push(...createOptionLines);
   return [
     `usage: ${usageLine(tool, name, spec)}`,
     "",
@@ -105,6 +121,7 @@ function toolHelp(tool: Tool, commands: Record<string, CommandSpec>): string {
     "",
     "commands:",
     ...lines.map(([usage, about]) => `  ${usage.padEnd(width)}  ${about.split("\n")[0]}`),
+    ...(tool.opensDatabase ? ["", "options of every command:", ...createOptionLines] : []),
     "",
     `${tool.run} -- <command> --help shows one command's usage.`,
   ].join("\n");
@@ -126,7 +143,7 @@ function parseCommandArgs(tool: Tool, name: string, spec: CommandSpec, argv: str
   try {
     parsed = parseArgs({
       args: argv,
-      options: { ...spec.options, help: { type: "boolean", short: "h" } },
+      options: { ...optionsOf(tool, spec), help: { type: "boolean", short: "h" } },
       allowPositionals: true,
       strict: true,
     });

@@ -2,9 +2,8 @@
 // and the demo pets are added again, each deletion and addition in the activity log. API keys and staff
 // accounts are kept.
 import { parseToolLine, runCommand } from "@/scripts/cli";
-import { config } from "@/lib/config";
+import { openDatabase } from "@/scripts/cli-database";
 import { db } from "@/lib/db/client";
-import { migrate } from "@/lib/db/migrate";
 import { resetDemoCatalogue } from "@/lib/demo-seed";
 
 const tool = {
@@ -12,12 +11,12 @@ const tool = {
   about:
     "Restores the demo catalogue in DATABASE_URL's database: every pet is deleted and the demo pets added again,\n" +
     "each in the activity log. API keys, staff accounts and sessions are kept.",
+  opensDatabase: true,
 };
 
 await runCommand(async () => {
-  parseToolLine(tool, { usage: "" });
-  const { database } = config();
-  await migrate(database);
+  const { values } = parseToolLine(tool, { usage: "" });
+  const { database } = await openDatabase(values);
   const before = await db().pet.count();
   const added = await resetDemoCatalogue(db(), database.provider);
   const where = database.provider === "sqlite" ? database.file : "PostgreSQL";

@@ -26,7 +26,7 @@ let failed = false;
 const stats: FuzzStats = { requests: 0, byStatus: {} };
 const started = Date.now();
 try {
-  await runScript("db-migrate.ts", [], database.url);
+  await runScript("db-migrate.ts", ["--create"], database.url);
   const key = await createKeyWithTool(database.url);
   // reach the handlers, not the limiter
   server = await startServer("custom", database.url, { RATE_LIMIT_REQUESTS: "1000000" });

@@ -1,6 +1,7 @@
 // npx tsx --conditions=react-server scripts/generate-docs.ts — writes the parts of the docs that the code already
 // says: the configuration reference in docs/operators.md (from the zod schema in lib/config.ts) and the error-code
-// tables in docs/api.md (from the catalogue in lib/http/error-codes.ts), each between its two marker comments.
+// tables in docs/api.md (from the catalogue in lib/http/error-codes.ts) and the admin app's keyboard shortcuts in
+// docs/staff.md (from the table in lib/client/shortcuts.ts), each between its two marker comments.
 // tests/docs.test.ts regenerates them and fails when a file differs, so a new variable or code cannot go
 // undocumented.
 import fs from "node:fs";
@@ -8,6 +9,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import * as prettier from "prettier";
 import { envSchema } from "@/lib/config";
+import { SHORTCUTS } from "@/lib/client/shortcuts";
 import { errorCodes, type ErrorCode } from "@/lib/http/error-codes";
 
 const ROOT = path.join(import.meta.dirname, "..");
@@ -30,7 +32,9 @@ function table(header: string[], rows: string[][]): string {
 
 function shownDefault(value: unknown): string {
   if (value === undefined || (Array.isArray(value) && value.length === 0)) return "none";
-  return `\`${typeof value === "string" ? value : JSON.stringify(value)}\``;
+  // A list is shown as it is written in the variable: comma-separated.
+  const text = typeof value === "string" ? value : Array.isArray(value) ? value.join(",") : JSON.stringify(value);
+  return `\`${text}\``;
 }
 
 function configurationTable(): string {
@@ -63,6 +67,19 @@ function errorTables(): string {
   ].join("\n\n");
 }
 
+function shortcutTable(): string {
+  const where = { everywhere: "every admin page", catalogue: "the catalogue" } as const;
+  return table(
+    ["keys", "what it does", "where", "single key"],
+    SHORTCUTS.map((shortcut) => [
+      shortcut.keys.map((key) => `\`${key}\``).join(" + "),
+      shortcut.does + (shortcut.needsSelection ? " (where the rows have selection checkboxes)" : ""),
+      where[shortcut.where],
+      shortcut.kind === "single" ? "yes: can be turned off" : "no",
+    ]),
+  );
+}
+
 /** The text between `<!-- generated:<name> -->` and `<!-- end generated:<name> -->` replaced by `content`. */
 function replaceRegion(text: string, name: string, content: string, file: string): string {
   const start = `<!-- generated:${name} (scripts/generate-docs.ts) -->`;
@@ -78,6 +95,7 @@ export async function generatedDocs(): Promise<Map<string, string>> {
   const regions: [string, string, string][] = [
     ["docs/operators.md", "configuration", configurationTable()],
     ["docs/api.md", "error-codes", errorTables()],
+    ["docs/staff.md", "shortcuts", shortcutTable()],
   ];
   const files = new Map<string, string>();
   for (const [file, name, content] of regions) {

@@ -4,11 +4,10 @@
 // and its getPet calls: GETPET 30D over the last 30 UTC days, LAST GETPET the last one (getPet goes away on its
 // sunset; lib/v1/call-counts.ts). Creating and revoking are recorded in the audit trail as the command line's.
 import { parseCommandLine, printTable, runCommand, UsageError } from "@/scripts/cli";
+import { openDatabase } from "@/scripts/cli-database";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/auth/api-keys";
 import { keyNameSchema } from "@/lib/auth/api-key-schema";
 import { COMMAND_LINE } from "@/lib/audit/record";
-import { config } from "@/lib/config";
-import { migrate } from "@/lib/db/migrate";
 import { getPetCalls } from "@/lib/v1/call-counts";
 
 const tool = {
@@ -16,6 +15,7 @@ const tool = {
   about:
     "Manages the API keys of DATABASE_URL's database (SQLite's data/animal-store.db by default).\n" +
     "Creating and revoking are recorded in the activity log as the command line's.",
+  opensDatabase: true,
 };
 
 const commands = {
@@ -42,13 +42,13 @@ const commands = {
 const date = (value: Date | null) => (value ? value.toISOString().replace(/\.\d+Z$/, "Z") : "never");
 
 await runCommand(async () => {
-  const { command, args } = parseCommandLine(tool, commands);
+  const { command, args, values } = parseCommandLine(tool, commands);
   const argument = (args[0] ?? "").trim();
-  await migrate(config().database); // the tool works on a database the server has never seen
+  const name = command === "create" ? keyNameSchema.safeParse(argument) : undefined;
+  if (name && !name.success) throw new UsageError(`Invalid key name: ${name.error.issues[0].message}.`);
+  await openDatabase(values);
 
-  if (command === "create") {
-    const name = keyNameSchema.safeParse(argument);
-    if (!name.success) throw new UsageError(`Invalid key name: ${name.error.issues[0].message}.`);
+  if (name?.success) {
     const { info, key } = await createApiKey(name.data, COMMAND_LINE);
     console.log(`Created API key ${info.id} "${info.name}" (prefix ${info.prefix}). It is shown only this once:`);
     console.log(key);

@@ -5,8 +5,7 @@
 // (`echo 'password' | npm run staff -- create a@b.example`, the first line) or typed at a prompt that does
 // not echo — so it never sits in the shell's history or the process list.
 import { parseCommandLine, printTable, runCommand, UsageError, type CommandSpec } from "@/scripts/cli";
-import { config } from "@/lib/config";
-import { migrate } from "@/lib/db/migrate";
+import { openDatabase } from "@/scripts/cli-database";
 import { staffEmailSchema, staffPasswordSchema } from "@/lib/auth/staff-schema";
 import {
   createStaff,
@@ -27,6 +26,7 @@ const tool = {
     "Manages the staff accounts of DATABASE_URL's database; every change is recorded in the activity log as the\n" +
     "command line's. create and reset-password read the password from standard input: piped (the first line) or\n" +
     "typed at a prompt that does not echo, so it never sits in the shell's history or the process list.",
+  opensDatabase: true,
 };
 
 /** A command taking one email. */
@@ -137,7 +137,7 @@ await runCommand(async () => {
   const argument = (args[0] ?? "").trim();
   if (command !== "list" && !staffEmailSchema.safeParse(argument).success)
     throw new UsageError(`"${argument}" is not an email address.`);
-  await migrate(config().database); // the tool works on a database the server has never seen
+  await openDatabase(values);
 
   try {
     if (command === "create") {

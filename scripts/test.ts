@@ -1,14 +1,16 @@
 // npm test — the static checks (Prettier's format check, ESLint), one production build shared by every suite, then
 // the unit and API tests (node:test, real HTTP against real SQLite and PostgreSQL), then the browser tests
-// (Playwright in Chromium). A failed check counts as a failure; the tests still run. The node:test files twice: on
-// the Node that runs this script, then under Node 26 in a copy of the working tree (scripts/harness/second-node.ts)
-// that runs the first pass's build, with the browser tests in that last pass (docs/decisions/013).
-// TEST_SECOND_NODE=off runs the first pass alone, TEST_SECOND_NODE=only the second alone (TEST_NODE24, its old
-// name, still works).
+// (Playwright in Chromium). A failed check counts as a failure; the tests still run. Two passes: on the Node that
+// runs this script, the node:test files whose outcome depends on the Node (scripts/harness/first-pass.ts,
+// docs/decisions/020); then under Node 26, in a copy of the working tree (scripts/harness/second-node.ts) that runs
+// the first pass's build, every node:test file and the browser tests (docs/decisions/013). TEST_SECOND_NODE=off runs
+// the first pass alone, with every file and the browser tests; TEST_SECOND_NODE=only the second alone (TEST_NODE24,
+// its old name, still works); TEST_FIRST_PASS=all runs every file in the first pass too.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { missingFirstPassFiles, runsInFirstPass } from "./harness/first-pass.ts";
 import { runJobs, tapCounts, testFiles, timingTable, type Job } from "./harness/jobs.ts";
 import {
   npmUnder,
@@ -72,13 +74,17 @@ async function suite(secondPass: Promise<boolean> = Promise.resolve(false)): Pro
           2,
           env,
         );
-  const failedChecks = checks.filter((result) => result.status !== 0).length;
+  const missing = missingFirstPassFiles("tests").map(
+    (name) => `scripts/harness/first-pass.ts names tests/${name}, which is gone`,
+  );
+  for (const problem of missing) console.error(`✖ ${problem}`);
+  const failedChecks = checks.filter((result) => result.status !== 0).length + missing.length;
   const buildFailed = (step: string) => ({
     node: process.version,
     passed: 0,
     failed: failedChecks + 1,
     skipped: 0,
-    failures: [...checks.flatMap((result) => result.failures), step],
+    failures: [...checks.flatMap((result) => result.failures), ...missing, step],
   });
 
   // The build is JavaScript whatever Node makes it: the second pass runs the first pass's (TEST_BUILD=off there).
@@ -89,13 +95,18 @@ async function suite(secondPass: Promise<boolean> = Promise.resolve(false)): Pro
       return buildFailed("scripts/build-server.mjs");
     builtHere = true;
   }
-  const browser = !(await secondPass) || process.env.TEST_BROWSER === "on";
+  const lastPass = !(await secondPass);
+  const browser = lastPass || process.env.TEST_BROWSER === "on";
+  // When a second Node runs everything after this pass, this one runs the files whose outcome depends on the Node
+  // (scripts/harness/first-pass.ts, docs/decisions/020); TEST_FIRST_PASS=all runs them all.
+  const allFiles = lastPass || process.env.TEST_FIRST_PASS === "all";
 
   // The node:test files as jobs, TEST_JOBS at a time (scripts/harness/jobs.ts), each with its own databases, ports
   // and folders, then Playwright. Two by default: the suite is CPU-bound on two cores, and at three the
   // timing-bound tests (SIGKILL among writers, reset-demo's one-minute window) failed (docs/performance.md).
   const reports = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-reports-"));
-  const jobs: Job[] = testFiles("tests").map((file) => {
+  const files = testFiles("tests").filter((file) => allFiles || runsInFirstPass(file));
+  const jobs: Job[] = files.map((file) => {
     const tap = path.join(reports, `${path.basename(file)}.tap`);
     return {
       title: file,
@@ -140,14 +151,15 @@ async function suite(secondPass: Promise<boolean> = Promise.resolve(false)): Pro
   }
   const slots = Number(process.env.TEST_JOBS) || DEFAULT_JOBS;
   const then = browserJobs.length ? "then the browser tests" : "the browser tests in the second pass";
-  console.log(`\n▶ tests: ${jobs.length} node:test files, ${slots} at a time, ${then}`);
+  const which = allFiles ? "" : ` (those whose outcome depends on the Node; Node ${SECOND_NODE_VERSION} runs all)`;
+  console.log(`\n▶ tests: ${jobs.length} node:test files${which}, ${slots} at a time, ${then}`);
   const since = performance.now();
   const results = [...(await runJobs(jobs, slots, env)), ...(await runJobs(browserJobs, 1, env))];
   console.log(`\n◀ tests in ${seconds(since)}, each job's time:\n${timingTable(results)}`);
   const passed = results.reduce((sum, result) => sum + result.passed, 0);
   const failed = failedChecks + results.reduce((sum, result) => sum + result.failed, 0);
   const skipped = results.reduce((sum, result) => sum + result.skipped, 0);
-  const failures = [...checks, ...results].flatMap((result) => result.failures);
+  const failures = [...missing, ...[...checks, ...results].flatMap((result) => result.failures)];
 
   fs.rmSync(reports, { recursive: true, force: true });
   return { node: process.version, passed, failed, skipped, failures };

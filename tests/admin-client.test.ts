@@ -1,6 +1,19 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { countsQuery, listQuery, readView, typedSearch, viewHref, viewQuery } from "@/lib/client/catalogue-view";
+import {
+  countsQuery,
+  exportQuery,
+  FIRST_PAGE,
+  LAST_PAGE,
+  listQuery,
+  pageNumber,
+  readView,
+  reversedSort,
+  typedPetId,
+  typedSearch,
+  viewHref,
+  viewQuery,
+} from "@/lib/client/catalogue-view";
 import { applyPatch } from "@/lib/client/pet-cache";
 import { byField, candidate } from "@/lib/client/pet-form";
 import type { Pet } from "@/lib/pets/schema";
@@ -12,7 +25,15 @@ import type { Pet } from "@/lib/pets/schema";
 describe("the catalogue's URL", () => {
   test("q and pet are read, written after status and limit, and only q goes to listPets", () => {
     const view = readView(new URLSearchParams("status=sold&limit=50&q=%20Bis%20&cursors=abc&pet=12"));
-    assert.deepEqual(view, { status: "sold", limit: 50, sort: "-id", q: "Bis", cursors: ["abc"], pet: "12" });
+    assert.deepEqual(view, {
+      status: "sold",
+      categories: [],
+      limit: 50,
+      sort: "-id",
+      q: "Bis",
+      cursors: ["abc"],
+      pet: "12",
+    });
     assert.equal(viewQuery(view), "status=sold&limit=50&q=Bis&cursors=abc&pet=12");
     assert.equal(viewHref({ ...view, pet: undefined }), "/admin?status=sold&limit=50&q=Bis&cursors=abc");
     assert.equal(listQuery(view), "limit=50&sort=-id&status=sold&q=Bis&cursor=abc");
@@ -33,6 +54,27 @@ describe("the catalogue's URL", () => {
     }
   });
 
+  test("from=end reads the order reversed, the last page as long as the count leaves over", () => {
+    const view = readView(new URLSearchParams("limit=20&sort=name&from=end"));
+    assert.equal(view.fromEnd, true);
+    assert.equal(viewQuery(view), "limit=20&sort=name&from=end");
+    assert.equal(listQuery(view, 45), "limit=5&sort=-name", "pages of 20, 20 and 5: the last holds 5");
+    assert.equal(listQuery(view, 40), "limit=20&sort=-name", "a full last page");
+    assert.equal(listQuery(view, 0), "limit=20&sort=-name");
+    assert.equal(listQuery({ ...view, cursors: ["abc"] }, 45), "limit=20&sort=-name&cursor=abc");
+    assert.equal(pageNumber(view, 45), 3);
+    assert.equal(pageNumber({ ...view, cursors: ["abc"] }, 45), 2);
+    assert.equal(pageNumber(view), undefined, "from the end, the number needs the count");
+    assert.equal(pageNumber({ ...view, ...FIRST_PAGE, cursors: ["a", "b"] }), 3);
+    assert.equal(viewQuery({ ...view, ...FIRST_PAGE }), "limit=20&sort=name", "a new filter starts at the start");
+    assert.equal(viewQuery({ ...view, ...FIRST_PAGE, ...LAST_PAGE }), "limit=20&sort=name&from=end");
+    assert.deepEqual(
+      ["id", "-id", "name", "-name"].map((sort) => reversedSort(sort as "id")),
+      ["-id", "id", "-name", "name"],
+    );
+    assert.equal(readView(new URLSearchParams("from=start")).fromEnd, undefined);
+  });
+
   test("what listPets would refuse falls back to no search and no pet", () => {
     for (const query of [
       `q=${"x".repeat(101)}&pet=0`,
@@ -48,6 +90,27 @@ describe("the catalogue's URL", () => {
     }
     assert.equal(readView(new URLSearchParams("q=" + "é".repeat(100))).q, "é".repeat(100));
     assert.equal(readView(new URLSearchParams("pet=9223372036854775807")).pet, "9223372036854775807");
+  });
+
+  test("status=none and categoryId are read as listPets reads them, for the list, the counts and the export", () => {
+    const view = readView(new URLSearchParams("status=none&categoryId=7,3,3&q=Bis"));
+    assert.equal(view.status, "none");
+    assert.deepEqual(view.categories, ["3", "7"]);
+    assert.equal(viewQuery(view), "status=none&categoryId=3%2C7&limit=20&q=Bis");
+    assert.equal(listQuery(view), "limit=20&sort=-id&status=none&categoryId=3%2C7&q=Bis");
+    assert.equal(countsQuery(view), "categoryId=3%2C7&q=Bis", "the counts follow the categories, not the status");
+    assert.equal(exportQuery(view), "sort=-id&status=none&categoryId=3%2C7&q=Bis");
+    for (const bad of ["", "a", "1,,2", "01", String(2n ** 63n), Array.from({ length: 21 }, (_, i) => i).join(",")])
+      assert.deepEqual(readView(new URLSearchParams({ categoryId: bad })).categories, [], bad);
+  });
+
+  test("a pet's id typed in the search box: 35 or #35", () => {
+    assert.equal(typedPetId("35"), "35");
+    assert.equal(typedPetId(" #35 "), "35");
+    assert.equal(typedPetId("# 35"), "35");
+    assert.equal(typedPetId("9223372036854775807"), "9223372036854775807");
+    for (const text of ["", "#", "0", "#0", "035", "3a", "Rex 35", "9223372036854775808", "-1"])
+      assert.equal(typedPetId(text), undefined, text);
   });
 
   test("typed text searches for what the API takes: control characters are spaces, 100 characters at most", () => {

@@ -574,6 +574,7 @@ for (const provider of providers) {
             "/categories",
             "/events",
             "/pets",
+            "/pets/batch",
             "/pets/counts",
             "/pets/export",
             "/pets/{petId}",
@@ -586,6 +587,13 @@ for (const provider of providers) {
             "/store/orders/{orderId}/deliver",
           ]);
           assert.equal(document.paths["/pets/{petId}"].get.deprecated, true);
+          // What a webhook endpoint receives: one Event, with Standard Webhooks' three headers.
+          const delivery = document.webhooks.event.post;
+          assert.equal(delivery.requestBody.content["application/json"].schema.$ref, "#/components/schemas/Event");
+          assert.deepEqual(
+            delivery.parameters.map((parameter: { name: string; in: string }) => `${parameter.in}:${parameter.name}`),
+            ["header:webhook-id", "header:webhook-timestamp", "header:webhook-signature"],
+          );
           assert.deepEqual(document.components.schemas.OrderStatus.enum, [
             "placed",
             "approved",

@@ -199,6 +199,31 @@ describe("summaries", () => {
       },
       "the app expired order #12, its hold over: Biscuit to Ada Lovelace",
     ],
+    ...(
+      [
+        ["webhook.created", "added"],
+        ["webhook.enabled", "enabled"],
+        ["webhook.deleted", "deleted"],
+      ] as const
+    ).map(([action, verb]): [string, Partial<Omit<StoredRecord, "summary">>, string] => [
+      action,
+      { target: { type: "webhook", id: "3", label: "https://shop.example/hooks" } },
+      `ana@animal-store.example ${verb} the webhook endpoint https://shop.example/hooks (#3)`,
+    ]),
+    [
+      "webhook.secret_rotated",
+      { target: { type: "webhook", id: "3", label: "https://shop.example/hooks" } },
+      "ana@animal-store.example rotated the secret of the webhook endpoint https://shop.example/hooks (#3)",
+    ],
+    [
+      "webhook.disabled",
+      {
+        actor: { type: "system", id: null, label: "the app" },
+        target: { type: "webhook", id: "3", label: "https://shop.example/hooks" },
+        details: { reason: "The endpoint answered 410 Gone." },
+      },
+      "the app disabled the webhook endpoint https://shop.example/hooks (#3): The endpoint answered 410 Gone.",
+    ],
   ];
 
   test("every action has its sentence", () => {

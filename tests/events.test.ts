@@ -1,16 +1,9 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { assertError, call, signInStaff, type Reply } from "@/scripts/harness/http";
-import {
-  createMigratedDatabase,
-  runScript,
-  startServer,
-  testProviders,
-  type RunningServer,
-  type TestDatabase,
-} from "@/scripts/harness/servers";
-import { createKey, createStaff } from "@/scripts/harness/fixtures";
+import { assertError, call, signInStaff } from "@/scripts/harness/http";
+import { createMigratedDatabase, runScript, testProviders } from "@/scripts/harness/servers";
+import { storeServer, type Api } from "@/scripts/harness/store-server";
 import { COMMAND_LINE } from "@/lib/audit/record";
 import { databaseConfig } from "@/lib/config";
 import { transaction, withDatabase } from "@/lib/db/client";
@@ -30,31 +23,6 @@ const providers = await testProviders();
 const ADMIN = { email: "events-admin@example.com", password: "a long enough password" };
 
 type Event = { id: bigint; type: string; occurredAt: string; data: Record<string, unknown>; previous?: object };
-type Api = (method: string, path: string, options?: Parameters<typeof call>[3]) => Promise<Reply>;
-
-/** A describe block's fresh database, API key, admin account and server (with `env`), and calls with the key. */
-function serverFor(provider: TestDatabase["provider"], env: Record<string, string> = {}) {
-  const state = {} as { database: TestDatabase; server: RunningServer; key: string; cookie: string };
-  before(async () => {
-    state.database = await createMigratedDatabase(provider);
-    state.key = await createKey(state.database.url);
-    await createStaff(state.database.url, ADMIN.email, ADMIN.password, "admin");
-    state.server = await startServer("custom", state.database.url, env);
-    state.cookie = await signInStaff(state.server.baseUrl, ADMIN.email, ADMIN.password);
-  });
-  after(async () => {
-    await state.server?.stop();
-    await state.database?.drop();
-  });
-  const api: Api = (method, path, options = {}) =>
-    call(state.server.baseUrl, method, path, { key: state.key, ...options });
-  const admin: Api = (method, path, options = {}) =>
-    call(state.server.baseUrl, method, path, {
-      ...options,
-      headers: { Cookie: state.cookie, Origin: state.server.baseUrl, ...options.headers },
-    });
-  return { api, admin, state };
-}
 
 /** Every event after `after`, following the feed's Link rel="next" until a page comes back empty. */
 async function follow(api: Api, after: bigint, query = ""): Promise<Event[]> {
@@ -107,7 +75,7 @@ async function lastEventId(api: Api): Promise<bigint> {
 
 for (const provider of providers) {
   describe(`the events feed on ${provider} (server.ts)`, () => {
-    const { api, admin, state } = serverFor(provider, { ORDER_HOLD_SECONDS: "2" });
+    const { api, admin, state } = storeServer(provider, { env: { ORDER_HOLD_SECONDS: "2" }, admin: ADMIN });
 
     test("pet life: created, updated (and previous), deleted (last state), restored, as /v1 shows it", async () => {
       const from = await lastEventId(api);
@@ -360,7 +328,7 @@ function sseReader(body: ReadableStream<Uint8Array>) {
 
 for (const provider of providers) {
   describe(`the admin app's live stream on ${provider} (server.ts)`, () => {
-    const { api, state } = serverFor(provider);
+    const { api, state } = storeServer(provider, { admin: ADMIN });
     const open = (headers: Record<string, string> = {}, cookie = state.cookie) =>
       fetch(`${state.server.baseUrl}/admin/api/events`, { headers: { Cookie: cookie, ...headers } });
 
@@ -439,11 +407,29 @@ for (const provider of providers) {
         await stream.cancel();
       }
     });
+
+    test("a stream whose session is signed out ends within seconds, and cannot be opened again", async () => {
+      const cookie = await signInStaff(state.server.baseUrl, ADMIN.email, ADMIN.password);
+      const stream = sseReader((await open({}, cookie)).body!);
+      try {
+        const out = await fetch(`${state.server.baseUrl}/admin/api/session`, {
+          method: "DELETE",
+          headers: { Cookie: cookie, Origin: state.server.baseUrl },
+        });
+        assert.ok(out.ok, `signed out: ${out.status}`);
+        const signedOutAt = Date.now();
+        assert.equal(await stream.ended(), true);
+        assert.ok(Date.now() - signedOutAt < 8000, "ended at the next session check (every 5 s)");
+        assert.equal((await open({}, cookie)).status, 401);
+      } finally {
+        await stream.cancel();
+      }
+    });
   });
 }
 
 describe("the live stream at shutdown (server.ts, SQLite)", () => {
-  const { state } = serverFor("sqlite");
+  const { state } = storeServer("sqlite", { admin: ADMIN });
 
   test("an open stream ends at SIGTERM, so the server exits without waiting out its grace", async () => {
     const reply = await fetch(`${state.server.baseUrl}/admin/api/events`, { headers: { Cookie: state.cookie } });
@@ -462,7 +448,7 @@ describe("the live stream at shutdown (server.ts, SQLite)", () => {
 // The demo store (first start and db:reset-demo) and an import's batch write their events like any other change.
 for (const provider of providers) {
   describe(`the demo's and a batch's events on ${provider}`, () => {
-    const { api, state } = serverFor(provider, { DEMO_SEED: "on" });
+    const { api, state } = storeServer(provider, { env: { DEMO_SEED: "on" }, admin: ADMIN });
 
     test("the seed's pets, orders and categories are events; a reset adds the deletions and the new demo", async () => {
       const seeded = await follow(api, 0n);

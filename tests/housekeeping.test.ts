@@ -145,6 +145,7 @@ for (const provider of providers) {
         petStatusCountDeltas: { rows: 0, batches: provider === "postgresql" ? 1 : 0 },
         expiredOrders: { rows: 0, batches: 1 },
         events: { rows: 0, batches: 1 },
+        webhookDeliveries: { rows: 0, batches: 1 },
       });
       assert.deepEqual(
         (await client.idempotencyRecord.findMany({ select: { key: true } })).map(({ key }) => key).sort(),
@@ -168,6 +169,7 @@ for (const provider of providers) {
         petStatusCountDeltas: { rows: 0, batches: provider === "postgresql" ? 1 : 0 },
         expiredOrders: { rows: 0, batches: 1 },
         events: { rows: 0, batches: 1 },
+        webhookDeliveries: { rows: 0, batches: 1 },
       });
       console.log(`housekeeping ${provider}: ${2 * BACKLOG + SESSIONS_BACKLOG} rows in ${Math.round(elapsed)} ms`);
     });
@@ -257,6 +259,38 @@ for (const provider of providers) {
       const again = await runHousekeeping({ database: client, batchSize: BATCH_SIZE, now, eventRetentionDays: 30 });
       assert.deepEqual(again.events, { rows: 0, batches: 1 });
       await client.event.deleteMany();
+    });
+
+    test("webhook deliveries done and older than EVENT_RETENTION_DAYS go; pending and recent ones stay", async () => {
+      const now = new Date();
+      const endpoint = await client.webhookEndpoint.create({
+        data: { url: "https://hooks.example/", secret: "whsec_unused", lastEventId: 0n },
+      });
+      const delivery = (state: string, createdAt: Date, index: number) => ({
+        endpointId: endpoint.id,
+        eventType: "pet.created",
+        messageId: `evt_${index}`,
+        state,
+        createdAt,
+      });
+      const old = new Date(now.getTime() - 31 * DAY);
+      const done = Array.from({ length: AUDIT_BACKLOG }, (_, index) =>
+        delivery(index % 2 ? "failed" : "succeeded", old, index),
+      );
+      const kept = [delivery("pending", old, -1), delivery("succeeded", new Date(now.getTime() - 29 * DAY), -2)];
+      await client.webhookDelivery.createMany({ data: [...done, ...kept] });
+      const report = await runHousekeeping({ database: client, batchSize: BATCH_SIZE, now, eventRetentionDays: 30 });
+      assert.deepEqual(report.webhookDeliveries, {
+        rows: AUDIT_BACKLOG,
+        batches: Math.floor(AUDIT_BACKLOG / BATCH_SIZE) + 1,
+      });
+      assert.deepEqual(
+        (await client.webhookDelivery.findMany({ select: { messageId: true }, orderBy: { id: "asc" } })).map(
+          ({ messageId }) => messageId,
+        ),
+        ["evt_-1", "evt_-2"],
+      );
+      await client.webhookEndpoint.delete({ where: { id: endpoint.id } });
     });
 
     test("refuses a batch size that could never finish", async () => {

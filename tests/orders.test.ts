@@ -1,17 +1,9 @@
 import assert from "node:assert/strict";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { assertError, call, type Reply } from "@/scripts/harness/http";
-import {
-  createMigratedDatabase,
-  runScript,
-  startServer,
-  testProviders,
-  type Entry,
-  type RunningServer,
-  type TestDatabase,
-} from "@/scripts/harness/servers";
-import { createKey } from "@/scripts/harness/fixtures";
+import { createMigratedDatabase, runScript, testProviders, type TestDatabase } from "@/scripts/harness/servers";
+import { storeServer, type Api } from "@/scripts/harness/store-server";
 import Database from "better-sqlite3";
 import { COMMAND_LINE } from "@/lib/audit/record";
 import { databaseConfig } from "@/lib/config";
@@ -28,27 +20,6 @@ import pg from "pg";
 const providers = await testProviders();
 /** The hold of the expiry server: long enough to see an order placed, short enough to wait out. */
 const SHORT_HOLD_SECONDS = 2;
-
-type Api = (method: string, path: string, options?: Parameters<typeof call>[3]) => Promise<Reply>;
-
-/** A describe block's fresh database, API key and server (through `entry`, with `env`), and calls with the key. */
-function serverFor(provider: TestDatabase["provider"], { entry = "custom", env = {} }: ServerOptions = {}) {
-  const state = {} as { database: TestDatabase; server: RunningServer; key: string };
-  before(async () => {
-    state.database = await createMigratedDatabase(provider);
-    state.key = await createKey(state.database.url);
-    state.server = await startServer(entry, state.database.url, env);
-  });
-  after(async () => {
-    await state.server?.stop();
-    await state.database?.drop();
-  });
-  const api: Api = (method, path, options = {}) =>
-    call(state.server.baseUrl, method, path, { key: state.key, ...options });
-  return { api, state };
-}
-
-type ServerOptions = { entry?: Entry; env?: Record<string, string> };
 
 /** Adds a pet with this status (none for null). */
 async function addPet(api: Api, status: string | null = "available", name = "Biscuit"): Promise<bigint> {
@@ -89,7 +60,7 @@ async function recordsOf(database: TestDatabase, type: string, id: bigint): Prom
 
 for (const provider of providers) {
   describe(`orders on ${provider} (server.ts)`, () => {
-    const { api, state } = serverFor(provider);
+    const { api, state } = storeServer(provider);
 
     test("placing an order holds the pet: 201 with the Order, Location and ETag; the pet is pending", async () => {
       const petId = await addPet(api);
@@ -454,7 +425,7 @@ for (const provider of providers) {
   });
 
   describe(`order expiry on ${provider} (server.ts, ORDER_HOLD_SECONDS=${SHORT_HOLD_SECONDS})`, () => {
-    const { api, state } = serverFor(provider, { env: { ORDER_HOLD_SECONDS: String(SHORT_HOLD_SECONDS) } });
+    const { api, state } = storeServer(provider, { env: { ORDER_HOLD_SECONDS: String(SHORT_HOLD_SECONDS) } });
 
     test("a placed order past its hold reads as expired and its pet as available, on the first read", async () => {
       const petId = await addPet(api);
@@ -496,7 +467,7 @@ for (const provider of providers) {
   });
 
   describe(`the demo store's orders on ${provider}`, () => {
-    const { api, state } = serverFor(provider, { env: { DEMO_SEED: "on" } });
+    const { api, state } = storeServer(provider, { env: { DEMO_SEED: "on" } });
 
     /** Every order and pet of the demo agree: pending pets held by open orders, sold ones by delivered orders. */
     async function assertDemoOrders(): Promise<void> {
@@ -535,7 +506,7 @@ for (const provider of providers) {
 
 // Next's own entry serves the same route functions through the route files under app/v1/store: each path once.
 describe("orders through next start (SQLite)", () => {
-  const { api } = serverFor("sqlite", { entry: "next" });
+  const { api } = storeServer("sqlite", { entry: "next" });
 
   test("every store path answers through its route file", async () => {
     const petId = await addPet(api);

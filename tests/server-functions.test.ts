@@ -69,6 +69,20 @@ for (const entry of ["custom", "next"] as const) {
       });
     }
 
+    test("a form posted to a path under /admin/api that no endpoint has: the JSON 404, never a page", async () => {
+      // The proxy lets forms through to /admin/api (only route handlers live there); the admin app's page catch-all
+      // (its 404 page) must not take these paths, or Next would decode the form as a Server Function call.
+      for (const path of ["/admin/api/no-such-endpoint", "/admin/api/pets/1/no-such-thing"]) {
+        const reply = await call(server.baseUrl, "POST", path, {
+          headers: { "Content-Type": "multipart/form-data; boundary=x" },
+          body: `--x\r\nContent-Disposition: form-data; name="$ACTION_ID_${ACTION_ID}"\r\n\r\n\r\n--x--\r\n`,
+        });
+        assertError(reply, 404, "not_found");
+        assert.equal(reply.headers.get("x-nextjs-action-not-found"), null);
+        assertError(await call(server.baseUrl, "GET", path), 404, "not_found");
+      }
+    });
+
     test("pages, prefetches and the admin app's endpoints still answer", async () => {
       assert.equal((await call(server.baseUrl, "GET", "/sign-in")).status, 200);
       const prefetch = await call(server.baseUrl, "GET", "/sign-in", {

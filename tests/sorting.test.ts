@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import Database from "better-sqlite3";
 import pg from "pg";
 import { databaseConfig } from "@/lib/config";
 import { createDatabase, type Database as Client } from "@/lib/db/client";
@@ -8,8 +7,10 @@ import { runHousekeeping } from "@/lib/housekeeping";
 import { encodeCursor } from "@/lib/pets/cursor";
 import type { PetSort, PetStatus } from "@/lib/pets/schema";
 import { foldStatusCountDeltas, POSTGRES_STATUS_COUNTS } from "@/lib/pets/status-counts";
-import { listingSql, type ListOptions } from "@/lib/pets/store";
-import { assertError, call, signInStaff, type Reply } from "@/scripts/harness/http";
+import type { ListOptions } from "@/lib/pets/store";
+import { explainListing, seedPlanPets } from "@/scripts/harness/plans";
+import { nextPath, sorted, type Pet } from "@/scripts/harness/pet-order";
+import { assertError, call, signInStaff } from "@/scripts/harness/http";
 import {
   createMigratedDatabase,
   startServer,
@@ -26,8 +27,7 @@ import { createKey, createStaff } from "@/scripts/harness/fixtures";
 // On PostgreSQL the counts are base rows plus deltas that folds move into the base: exact before, during and
 // after a fold, with writers and other folds at once.
 
-type Pet = { id: bigint; name: string; categoryId: bigint; status?: PetStatus };
-const SORTS: PetSort[] = ["id", "-id", "name", "-name"];
+const SORTS: PetSort[] = ["id", "-id", "name", "-name", "status", "-status", "category", "-category"];
 const STAFF = { email: "sorting@animal-store.example", password: "a staff member's password" };
 
 /** Names that test the order: ties, names differing only by case, non-ASCII letters, punctuation, astral. */
@@ -59,30 +59,9 @@ const NAMES = [
 ];
 const STATUSES: (PetStatus | undefined)[] = ["available", "pending", "sold", undefined];
 
-/** The name order, as both databases must give it: ASCII letters folded to lower case, then code points. */
-function nameKey(name: string): Buffer {
-  return Buffer.from(
-    name.replace(/[A-Z]/g, (letter) => letter.toLowerCase()),
-    "utf8",
-  );
-}
-
-function sorted(pets: Pet[], sort: PetSort): Pet[] {
-  const byId = (a: Pet, b: Pet) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-  const ascending = [...pets].sort((a, b) =>
-    sort === "name" || sort === "-name" ? Buffer.compare(nameKey(a.name), nameKey(b.name)) || byId(a, b) : byId(a, b),
-  );
-  return sort.startsWith("-") ? ascending.reverse() : ascending;
-}
-
 /** Whether a name contains q as the API matches it (ignoring case; the test's q are simple enough for this). */
 function contains(name: string, q: string): boolean {
   return name.toLowerCase().includes(q.toLowerCase());
-}
-
-function nextPath(reply: Reply): string | undefined {
-  const link = reply.headers.get("link");
-  return link ? /^<([^>]+)>; rel="next"$/.exec(link)![1] : undefined;
 }
 
 const providers = await testProviders();
@@ -135,7 +114,8 @@ for (const provider of providers) {
       client = createDatabase(databaseConfig(database.url));
       for (const [index, name] of NAMES.entries()) {
         const status = STATUSES[index % STATUSES.length];
-        created.push(await create({ name, categoryId: index % 3, ...(status ? { status } : {}) }));
+        // Categories out of step with the ids and statuses, a negative one among them: ties in every order.
+        created.push(await create({ name, categoryId: [2, -5, 0][index % 3], ...(status ? { status } : {}) }));
       }
     });
 
@@ -169,6 +149,37 @@ for (const provider of providers) {
             }
           }
         }
+      }
+    });
+
+    test("status and category orders: every pet once at any page size, ties by id, no status last", async () => {
+      for (const sort of ["status", "-status", "category", "-category"] as const) {
+        for (const limit of [1, 2, 5, 100]) {
+          const { pets } = await walk(`/v1/pets?limit=${limit}&sort=${sort}`);
+          const label = `sort=${sort} limit=${limit}`;
+          assert.equal(new Set(pets.map((pet) => pet.id)).size, created.length, label);
+          assert.deepEqual(
+            pets.map((pet) => pet.id),
+            sorted(created, sort).map((pet) => pet.id),
+            label,
+          );
+          if (sort.endsWith("status")) {
+            // The pets without a status end the ascending order and start the descending one.
+            const none = created.filter((pet) => pet.status === undefined).length;
+            const ends = sort === "status" ? pets.slice(-none) : pets.slice(0, none);
+            assert.ok(
+              ends.every((pet) => pet.status === undefined),
+              label,
+            );
+          }
+        }
+      }
+      // The extremes of int64 as a category key, in the cursor and in the walk.
+      for (const categoryId of ["-9223372036854775808", "9223372036854775807"]) {
+        const cursor = Buffer.from(`p2:category:1:${categoryId}`).toString("base64url");
+        const reply = await api("GET", `/v1/pets?limit=100&sort=category&cursor=${cursor}`);
+        assert.equal(reply.status, 200, reply.text);
+        assert.equal(reply.body.length, categoryId.startsWith("-") ? created.length : 0);
       }
     });
 
@@ -222,6 +233,19 @@ for (const provider of providers) {
           "cursor",
         ],
         [`sort=name&cursor=${"A".repeat(1201)}`, "cursor"],
+        ["sort=Status", "sort"],
+        ["sort=category,id", "sort"],
+        ["sort=categoryId", "sort"],
+        [`sort=status&cursor=${forged("p2:status:1")}`, "cursor"],
+        [`sort=status&cursor=${forged("p2:status:1:")}`, "cursor"],
+        [`sort=status&cursor=${forged("p2:status:1:lost")}`, "cursor"],
+        [`sort=-status&cursor=${forged("p2:-status:1:null")}`, "cursor"],
+        [`sort=category&cursor=${forged("p2:category:1")}`, "cursor"],
+        [`sort=category&cursor=${forged("p2:category:1:x")}`, "cursor"],
+        [`sort=category&cursor=${forged("p2:category:1:01")}`, "cursor"],
+        [`sort=-category&cursor=${forged("p2:-category:1:-0")}`, "cursor"],
+        [`sort=category&cursor=${forged("p2:category:1:9223372036854775808")}`, "cursor"],
+        [`sort=category&cursor=${forged("p2:category:1:-9223372036854775809")}`, "cursor"],
       ];
       for (const [query, path] of cases) assertError(await api("GET", `/v1/pets?${query}`), 400, "invalid_query", path);
       // A name cursor carries the name as it is, so a 200-character name of 4-byte characters still fits.
@@ -476,28 +500,7 @@ for (const provider of providers) {
 
     before(async () => {
       database = await createMigratedDatabase(provider);
-      const names = ["Bella", "Max", "luna", "Charlie", "Émile", "rex", "Zoë", "Coco"].map((name) => `('${name}')`);
-      const statusOf = "CASE i % 4 WHEN 0 THEN 'pending' WHEN 1 THEN 'sold' WHEN 2 THEN 'available' END";
-      if (provider === "sqlite") {
-        const sqlite = new Database(database.url.replace(/^file:/, ""));
-        sqlite.exec(
-          `INSERT INTO pets (name, category_id, status)
-           WITH RECURSIVE s(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM s WHERE i < ${PETS / names.length})
-           SELECT n.column1 || ' ' || i, 1 + i % 6, ${statusOf} FROM s, (VALUES ${names.join(", ")}) AS n`,
-        );
-        sqlite.exec("ANALYZE");
-        sqlite.close();
-      } else {
-        const client = new pg.Client({ connectionString: database.url });
-        await client.connect();
-        await client.query(
-          `INSERT INTO pets (name, category_id, status)
-           SELECT n.name || ' ' || i, 1 + i % 6, (${statusOf})::"PetStatus"
-           FROM generate_series(1, ${PETS / names.length}) AS i, (VALUES ${names.join(", ")}) AS n(name)`,
-        );
-        await client.query("ANALYZE pets");
-        await client.end();
-      }
+      await seedPlanPets(database, PETS);
     });
 
     after(async () => database?.drop());
@@ -532,54 +535,51 @@ for (const provider of providers) {
       }
     });
 
-    const explain = async (options: ListOptions & { sort: PetSort }): Promise<string> => {
-      const { text, params } = listingSql(provider, options, 21);
-      if (provider === "sqlite") {
-        const sqlite = new Database(database.url.replace(/^file:/, ""), { readonly: true });
-        // As lib/db/sqlite-adapter.ts registers it for the app (only its name matters to a plan).
-        sqlite.function("contains_folded", { deterministic: true, varargs: true }, () => 0);
-        try {
-          const rows = (() => {
-            try {
-              return sqlite.prepare(`EXPLAIN QUERY PLAN ${text}`).all(...(params as (string | bigint | number)[]));
-            } catch (error) {
-              throw new Error(`${String(error)} in ${text}`);
-            }
-          })();
-          return (rows as { detail: string }[]).map((row) => row.detail).join("\n");
-        } finally {
-          sqlite.close();
-        }
-      }
-      const client = new pg.Client({ connectionString: database.url });
-      await client.connect();
-      try {
-        // Every plan must stay an index walk even where the planner would otherwise weigh a scan of the table.
-        await client.query("SET enable_seqscan = off");
-        const { rows } = await client.query<{ "QUERY PLAN": string }>(
-          `EXPLAIN ${text}`,
-          params.map((value) => (typeof value === "bigint" ? value.toString() : value)),
-        );
-        return rows.map((row) => row["QUERY PLAN"]).join("\n");
-      } finally {
-        await client.end();
-      }
-    };
+    const explain = (options: ListOptions & { sort: PetSort }) => explainListing(database, options);
+    /** A cursor in the middle, holding every order's key. */
+    const PLAN_CURSOR = { id: BigInt(PETS / 2), name: "luna 1234", status: "pending", categoryId: 3n } as const;
 
     test("every order, first page and deep page, with and without status, walks an index without sorting", async () => {
       for (const sort of SORTS) {
         for (const status of [undefined, "sold"] as const) {
-          for (const after of [undefined, { id: BigInt(PETS / 2), name: "luna 1234" }]) {
-            const plan = await explain({ limit: 20, sort, status, after });
+          for (const after of [undefined, PLAN_CURSOR]) {
+            // A status order's cursor holds the status the list is filtered by, as a real one would.
+            const plan = await explain({
+              limit: 20,
+              sort,
+              status,
+              after: after && { ...after, status: status ?? "pending" },
+            });
             const label = `sort=${sort} status=${status} after=${after?.id}\n${plan}`;
+            // A status order without a status walks (status, id) once per status from the cursor's on (pending:
+            // 3 ascending, 2 descending) and merges those few rows.
+            // A category order from a cursor walks the rest of the cursor's category, then the categories after it.
+            const walks =
+              sort.endsWith("status") && !status
+                ? !after
+                  ? 4
+                  : sort === "status"
+                    ? 3
+                    : 2
+                : sort.endsWith("category") && after
+                  ? 2
+                  : 1;
             if (provider === "sqlite") {
-              assert.doesNotMatch(plan, /TEMP B-TREE/, label);
-              // A deep page starts from the cursor in the index (SEARCH), never from the table's start.
-              if (after) assert.match(plan, /^SEARCH pets USING (COVERING INDEX|INDEX|INTEGER PRIMARY KEY)/, label);
-              else assert.match(plan, /^(SEARCH|SCAN) pets( USING (COVERING INDEX|INDEX)|$)/m, label);
+              if (walks === 1) assert.doesNotMatch(plan, /TEMP B-TREE/, label);
+              const searches = plan.match(/^ *(SEARCH|SCAN) pets( USING [^\n]*)?$/gm) ?? [];
+              assert.equal(searches.length, walks, label);
+              for (const search of searches) {
+                // A deep page starts from the cursor in the index (SEARCH), never from the table's start.
+                if (after || walks > 1)
+                  assert.match(search, /SEARCH pets USING (COVERING INDEX|INDEX|INTEGER PRIMARY KEY)/, label);
+                else assert.match(search, /(SEARCH|SCAN) pets( USING (COVERING INDEX|INDEX)|$)/, label);
+              }
             } else {
               assert.match(plan, /Index (Only )?Scan( Backward)? using pets_/, label);
-              assert.doesNotMatch(plan, /Sort|Seq Scan/, label);
+              assert.doesNotMatch(plan, /Seq Scan/, label);
+              // Only the merge of the status walks' few rows may be sorted, above every walk's Limit.
+              if (walks === 1) assert.doesNotMatch(plan, /Sort/, label);
+              else assert.equal((plan.match(/Limit/g) ?? []).length, walks + 1, label);
               if (after) assert.match(plan, /Index Cond: .*(id|lower)/, label);
             }
           }
@@ -590,15 +590,22 @@ for (const provider of providers) {
     test("a search in any order never scans the table", async () => {
       for (const sort of SORTS) {
         for (const q of ["le", "luna", "Émi"]) {
-          const plan = await explain({ limit: 20, sort, q, after: { id: 100n, name: "Coco 9" } });
+          const plan = await explain({
+            limit: 20,
+            sort,
+            q,
+            after: { id: 100n, name: "Coco 9", status: "sold", categoryId: 2n },
+          });
           const label = `sort=${sort} q=${q}\n${plan}`;
           if (provider === "sqlite") assert.doesNotMatch(plan, /^SCAN pets$/m, label);
           else assert.doesNotMatch(plan, /Seq Scan/, label);
-          if (sort.includes("name") && [...q].length >= 3) {
+          if (sort.replace("-", "") !== "id" && [...q].length >= 3) {
             // The matches, from the trigram index, sorted: as many as the search finds, however many pets.
             if (provider === "sqlite") assert.match(plan, /MATERIALIZE matches\nSCAN pets_search VIRTUAL TABLE/, label);
             else assert.match(plan, /CTE matches[^]*Bitmap Index Scan on pets_name_trgm_idx/, label);
-          } else if (provider === "sqlite") assert.doesNotMatch(plan, /TEMP B-TREE/, label);
+          } else if (provider === "sqlite" && !sort.endsWith("status") && !sort.endsWith("category"))
+            // Status orders, and category orders from a cursor, merge a few walks' rows: only those are sorted.
+            assert.doesNotMatch(plan, /TEMP B-TREE/, label);
         }
       }
     });

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { AdminCatalogue } from "@/components/admin/admin-catalogue";
-import { AdminHeader } from "@/components/admin/admin-header";
+import { AdminHeader, MAIN_ID } from "@/components/admin/admin-header";
 import { requireStaff } from "@/lib/auth/page-session";
 
 export const metadata: Metadata = { title: "Catalogue" };
@@ -18,7 +18,11 @@ export default async function CataloguePage({ searchParams }: { searchParams: Se
   return (
     <>
       <AdminHeader staff={staff} current="catalogue" />
-      <main className="mx-auto grid max-w-6xl gap-8 px-4 py-6 lg:grid-cols-[minmax(0,1fr)_23rem]">
+      <main
+        id={MAIN_ID}
+        tabIndex={-1}
+        className="focus:outline-none mx-auto grid max-w-6xl gap-8 px-4 py-4 lg:grid-cols-[minmax(0,1fr)_23rem] lg:py-6"
+      >
         <Suspense>
           <AdminCatalogue />
         </Suspense>

@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useRouter, useSearchParams } from "next/navigation";
 import { useRef, useState, useTransition } from "react";
+import { z } from "zod";
 import { actorKind, RecordTime } from "@/components/admin/activity-record";
 import { RequestId } from "@/components/admin/form-fields";
 import { inputClass } from "@/components/ui/field";
@@ -11,8 +12,12 @@ import { focusRing } from "@/components/ui/focus-ring";
 import { Alert } from "@/components/ui/alert";
 import { Button, buttonClass } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
+import { ACTION_LABELS, AUDIT_ACTIONS } from "@/lib/audit/actions";
+import { activityPetFilterSchema } from "@/lib/audit/activity-schema";
 import { ACTIVITY_KEY, exportHref, fetchActivityPage, type ActivityRecord } from "@/lib/client/activity-api";
 import { AdminRequestError } from "@/lib/client/admin-api";
+import { staffFieldErrors } from "@/lib/client/pet-form";
+import { activityFilterMessages } from "@/lib/pets/staff-messages";
 
 // The Activity page's content. The URL is its state: the filters (actor, action, pet) and the page (cursor) are
 // its query string, so a filtered view is a link to share and survives a reload. The filters apply when the form
@@ -27,30 +32,13 @@ const plainButton = buttonClass();
 
 export type ActorOption = { value: string; label: string };
 
-/** How the "What" filter names each action; an action missing here is shown by its name. */
-const actionLabels: Record<string, string> = {
-  "pet.created": "Pet added",
-  "pet.updated": "Pet changed",
-  "pet.deleted": "Pet deleted",
-  "pet.restored": "Pet restored",
-  "api_key.created": "API key created",
-  "api_key.revoked": "API key revoked",
-  "staff.created": "Staff account created",
-  "staff.disabled": "Staff account disabled",
-  "staff.enabled": "Staff account re-enabled",
-  "staff.role_changed": "Staff role changed",
-  "staff.password_reset": "Staff password reset",
-  "staff.unlocked": "Staff account unlocked",
-  "staff.signed_in": "Signed in",
-  "staff.sign_in_failed": "Failed sign-in",
-  "category.created": "Category added",
-  "category.renamed": "Category renamed",
-  "order.placed": "Order placed",
-  "order.approved": "Order approved",
-  "order.delivered": "Order delivered",
-  "order.cancelled": "Order cancelled",
-  "order.expired": "Order expired",
-};
+/** What is wrong with a pet id typed in the filter, in staff words; undefined when it is one (or none). */
+function petProblem(pet: string | null): string | undefined {
+  if (!pet) return undefined;
+  const input = { pet };
+  const result = z.object({ pet: activityPetFilterSchema }).safeParse(input);
+  return result.success ? undefined : staffFieldErrors(result.error, input, activityFilterMessages)[0]?.message;
+}
 
 function hrefOf(query: URLSearchParams): string {
   return query.size > 0 ? `${PATH}?${query}` : PATH;
@@ -83,7 +71,7 @@ function statusOf(count: number | undefined, { older, filtered }: { older: boole
   return `${records}${filtered ? " matching these filters" : ""}, newest first.`;
 }
 
-export function ActivityLog({ actors, actions }: { actors: ActorOption[]; actions: string[] }) {
+export function ActivityLog({ actors }: { actors: ActorOption[] }) {
   const searchParams = useSearchParams();
   const router = useRouter();
   const [navigating, startTransition] = useTransition();
@@ -91,14 +79,19 @@ export function ActivityLog({ actors, actions }: { actors: ActorOption[]; action
   const cursor = searchParams.get("cursor") ?? undefined;
   const request = new URLSearchParams(filters);
   if (cursor) request.set("cursor", cursor);
+  // A link (or the form before its script loaded) may name a pet id that is none: the form says so, and the
+  // server is not asked.
+  const badPet = petProblem(filters.get("pet"));
   const query = useQuery({
     queryKey: [...ACTIVITY_KEY, request.toString()],
     queryFn: () => fetchActivityPage(request),
     placeholderData: keepPreviousData,
+    enabled: badPet === undefined,
   });
   const heading = useRef<HTMLHeadingElement>(null);
   const filtered = ["actor", "action", "pet"].some((name) => filters.has(name));
-  const shown = query.isError || query.isPlaceholderData || navigating ? undefined : query.data?.records.length;
+  const shown =
+    badPet || query.isError || query.isPlaceholderData || navigating ? undefined : query.data?.records.length;
   const empty = shown === 0;
   const status = statusOf(shown, { older: Boolean(cursor), filtered });
 
@@ -122,7 +115,7 @@ export function ActivityLog({ actors, actions }: { actors: ActorOption[]; action
         Every change to pets, orders, categories, API keys and staff accounts, newest first.
       </p>
 
-      <FilterForm key={filters.toString()} actors={actors} actions={actions} filters={filters} onApply={go} />
+      <FilterForm key={filters.toString()} actors={actors} filters={filters} petError={badPet} onApply={go} />
 
       <div aria-busy={query.isFetching || navigating} className="mt-6">
         {/* The one live part: a line saying what the list now holds, never the records themselves. */}
@@ -140,7 +133,7 @@ export function ActivityLog({ actors, actions }: { actors: ActorOption[]; action
             <p>The activity could not be loaded: {query.error.message}</p>
             {query.error instanceof AdminRequestError ? <RequestId id={query.error.requestId} /> : null}
           </Alert>
-        ) : !query.data ? (
+        ) : badPet ? null : !query.data ? (
           <p className="text-sm text-slate-600">Loading the activity…</p>
         ) : query.data.records.length === 0 ? null : (
           <ol className="divide-y divide-slate-200 rounded-lg border border-slate-200 bg-white" data-testid="activity">
@@ -202,16 +195,19 @@ function OlderLink({
 
 function FilterForm({
   actors,
-  actions,
   filters,
+  petError,
   onApply,
 }: {
   actors: ActorOption[];
-  actions: string[];
   filters: URLSearchParams;
+  /** What is wrong with the URL's pet id, if anything. */
+  petError?: string;
   onApply: (href: string) => void;
 }) {
   const [pet, setPet] = useState(filters.get("pet") ?? "");
+  const [petErrors, setPetErrors] = useState(petError ? [petError] : undefined);
+  const petInput = useRef<HTMLInputElement>(null);
   const actor = filters.get("actor") ?? "";
   const known = actors.some((option) => option.value === actor);
   return (
@@ -222,6 +218,12 @@ function FilterForm({
       aria-label="Filter the activity"
       onSubmit={(event) => {
         event.preventDefault();
+        const problem = petProblem(pet.trim());
+        setPetErrors(problem ? [problem] : undefined);
+        if (problem) {
+          petInput.current?.focus();
+          return; // never sent: the server would only refuse it
+        }
         const chosen = new URLSearchParams();
         for (const [name, value] of new FormData(event.currentTarget)) {
           if (typeof value === "string" && value.trim()) chosen.set(name, value.trim());
@@ -230,7 +232,7 @@ function FilterForm({
       }}
       className={
         "mt-4 grid gap-3 rounded-lg border border-slate-200 bg-white p-4 " +
-        "sm:grid-cols-[1fr_1fr_10rem_auto] sm:items-end"
+        "sm:grid-cols-[1fr_1fr_10rem_auto] sm:items-start"
       }
     >
       <div>
@@ -258,9 +260,9 @@ function FilterForm({
           className={inputClass(false)}
         >
           <option value="">Any change</option>
-          {actions.map((action) => (
+          {AUDIT_ACTIONS.map((action) => (
             <option key={action} value={action}>
-              {actionLabels[action] ?? action}
+              {ACTION_LABELS[action]}
             </option>
           ))}
         </select>
@@ -269,13 +271,15 @@ function FilterForm({
         id="activity-pet"
         label="Pet id"
         name="pet"
+        ref={petInput}
+        errors={petErrors}
         inputMode="numeric"
         autoComplete="off"
         value={pet}
         onChange={(event) => setPet(event.target.value)}
       />
       {filters.get("limit") ? <input type="hidden" name="limit" value={filters.get("limit") ?? ""} /> : null}
-      <div className="flex flex-wrap gap-2">
+      <div className="flex flex-wrap gap-2 sm:mt-6">
         <Button type="submit" variant="primary">
           Filter
         </Button>

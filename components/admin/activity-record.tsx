@@ -1,23 +1,16 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
+import { dateTimeText, useTimeZone } from "@/components/ui/date-time";
 import type { ActivityRecord } from "@/lib/client/activity-api";
 
 // How one record of the activity log reads, on the Activity page and in a pet's History: its summary, and when
 // it happened as a <time> that says it relatively ("5 minutes ago") and, in smaller text below, the exact instant
-// with its time zone: shown, not in a title, so that keyboard and touch users read it too.
+// with its time zone (components/ui/date-time.tsx, the admin app's one format): shown, not in a title, so that
+// keyboard and touch users read it too.
 
 const relative = new Intl.RelativeTimeFormat("en", { numeric: "auto" });
 const exact = new Intl.DateTimeFormat("en", { dateStyle: "medium", timeStyle: "medium" });
-const exactWithZone = new Intl.DateTimeFormat("en", {
-  year: "numeric",
-  month: "short",
-  day: "numeric",
-  hour: "numeric",
-  minute: "2-digit",
-  second: "2-digit",
-  timeZoneName: "short",
-});
 
 const steps: [Intl.RelativeTimeFormatUnit, number][] = [
   ["second", 60],
@@ -57,12 +50,13 @@ function readClock(): number {
 
 export function RecordTime({ at }: { at: string }) {
   const now = useSyncExternalStore(subscribeToClock, readClock, readClock);
+  const timeZone = useTimeZone();
   const date = new Date(at);
   return (
     <time dateTime={at}>
       <span className="whitespace-nowrap">{sinceText(date, now)}</span>{" "}
       <span className="block text-xs text-slate-600" data-testid="record-exact-time">
-        {exactWithZone.format(date)}
+        {dateTimeText(date, timeZone)}
       </span>
     </time>
   );

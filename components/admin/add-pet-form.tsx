@@ -18,17 +18,19 @@ import { staffErrorMessage } from "@/lib/pets/staff-messages";
 const fields = ["name", "categoryId", "status"] as const;
 type Errors = FormErrors<(typeof fields)[number]>;
 
+/** Moves the focus to the add form's first field, which scrolls it into view. */
+export function focusAddPetForm(): void {
+  document.getElementById(ADD_PET_FIRST_FIELD)?.focus();
+}
+
 /**
- * On a phone the add form is below the table: this button by the catalogue's heading moves the focus to the form's
- * first field (which scrolls it into view). Not shown where the form is beside the table.
+ * "Add a pet", by the catalogue's heading: on a phone, where the add form is below the table, it moves the focus to
+ * the form's first field; while a pet is open (whose panel has the form's place), `onAdd` closes it first. Not
+ * shown where the form is beside the table already.
  */
-export function AddPetShortcut() {
+export function AddPetShortcut({ onAdd }: { onAdd?: () => void }) {
   return (
-    <Button
-      variant="primary"
-      onClick={() => document.getElementById(ADD_PET_FIRST_FIELD)?.focus()}
-      className="shrink-0 lg:hidden"
-    >
+    <Button variant="primary" onClick={onAdd ?? focusAddPetForm} className={`shrink-0 ${onAdd ? "" : "lg:hidden"}`}>
       Add a pet
     </Button>
   );

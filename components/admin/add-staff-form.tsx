@@ -1,13 +1,18 @@
 "use client";
 
-import { useRef } from "react";
+import { useEffect, useRef } from "react";
 import { FormProblems } from "@/components/admin/form-fields";
-import { useAddStaff } from "@/components/admin/use-staff-accounts";
+import { useAddStaff, type AddedAccount } from "@/components/admin/use-staff-accounts";
 import { Button } from "@/components/ui/button";
+import { CopyField } from "@/components/ui/copy-field";
 import { FieldHint, inputClass, TextField } from "@/components/ui/field";
+import { focusRing } from "@/components/ui/focus-ring";
 import { generatePassword } from "@/lib/client/staff-api";
 
-/** Adding an account, validated in the browser by the endpoint's own schema; a refused input takes the focus. */
+/**
+ * Adding an account, validated in the browser by the endpoint's own schema; a refused input takes the focus. A
+ * generated password stays shown after Add, with a Copy button, until the admin says they have copied it.
+ */
 export function AddStaffForm() {
   const emailInput = useRef<HTMLInputElement>(null);
   const passwordInput = useRef<HTMLInputElement>(null);
@@ -74,7 +79,7 @@ export function AddStaffForm() {
           onChange={(event) => form.setPassword(event.target.value)}
           inputClassName="font-mono"
           beside={
-            <Button onClick={() => form.setPassword(generatePassword())} className="mt-1">
+            <Button onClick={() => form.generate(generatePassword())} className="mt-1">
               Generate
             </Button>
           }
@@ -84,11 +89,51 @@ export function AddStaffForm() {
         </Button>
         <p role="status" className="min-h-5 text-sm text-emerald-800" data-testid="staff-added">
           {added
-            ? `Added ${added.email} as ${added.role === "admin" ? "an admin" : "a staff member"}. ` +
+            ? `Added ${added.account.email} as ${added.account.role === "admin" ? "an admin" : "a staff member"}. ` +
               "They sign in at /sign-in with the password you gave them."
             : ""}
         </p>
       </form>
+      {form.uncopied.map((shown) => (
+        <GeneratedPasswordPanel
+          key={String(shown.account.id)}
+          added={shown}
+          onCopied={() => form.passwordCopied(shown.account.id)}
+        />
+      ))}
+    </section>
+  );
+}
+
+/**
+ * The generated password of an account just added, with its Copy button, until "I have copied it" takes it away
+ * and puts the focus on the new account's heading in the list. Adding another account meanwhile shows its panel
+ * below this one: neither is lost unseen.
+ */
+function GeneratedPasswordPanel({ added, onCopied }: { added: AddedAccount; onCopied: () => void }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), []);
+  const email = added.account.email;
+  const titleId = `added-password-title-${added.account.id}`;
+  return (
+    <section aria-labelledby={titleId} className="mt-4 space-y-3 rounded-lg border-2 border-amber-500 bg-amber-50 p-4">
+      <h3 id={titleId} ref={heading} tabIndex={-1} className={`font-semibold break-all ${focusRing}`}>
+        Password for {email}
+      </h3>
+      <p className="text-sm font-medium text-amber-900">
+        Copy it now and give it to them privately: it is shown only this once.
+      </p>
+      <CopyField label="Initial password (shown only now)" value={added.generatedPassword ?? ""} />
+      <Button
+        variant="primary"
+        size="large"
+        onClick={() => {
+          onCopied();
+          document.getElementById(`staff-${added.account.id}-email`)?.focus();
+        }}
+      >
+        I have copied it
+      </Button>
     </section>
   );
 }

@@ -2,20 +2,17 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useLayoutEffect, useRef } from "react";
-import { AddPetForm, AddPetShortcut } from "@/components/admin/add-pet-form";
+import { AddPetForm, AddPetShortcut, focusAddPetForm } from "@/components/admin/add-pet-form";
 import { Catalogue, CATALOGUE_TITLE_ID } from "@/components/admin/catalogue";
 import { petLinkId } from "@/components/admin/pet-table";
 import { petsQueryKey } from "@/components/admin/use-catalogue";
 import { CatalogueNavigation, useCatalogueNavigation } from "@/components/admin/catalogue-navigation";
-import { focusPageHeading, useNotifications } from "@/components/admin/notifications";
+import { focusPageHeading, UNDO_WINDOW_MS, useNotifications } from "@/components/admin/notifications";
 import { PET_PANEL_TITLE_ID, PetPanel } from "@/components/admin/pet-panel";
 import { AdminRequestError, restorePet, type PetPage } from "@/lib/client/admin-api";
-import { viewHref } from "@/lib/client/catalogue-view";
-import { changePetInPages, PETS_KEY } from "@/lib/client/pet-cache";
-import type { Pet } from "@/lib/pets/schema";
-
-/** How long a deletion's notification offers Undo (the server allows a minute; the time pauses on focus/hover). */
-const UNDO_MS = 10_000;
+import { countsQuery, viewHref } from "@/lib/client/catalogue-view";
+import { changePetInPages, petCountsQueryKey, PETS_KEY } from "@/lib/client/pet-cache";
+import type { Pet, PetCounts } from "@/lib/pets/schema";
 
 /** Resolves once a pet's link is in the table (the list read again has been rendered), or after `ms`. */
 async function petLinkShown(id: string, ms = 2000): Promise<void> {
@@ -32,11 +29,12 @@ function focusPetOrHeading(id: string | undefined): void {
 }
 
 /**
- * The catalogue page's body, all of it from the URL: the catalogue, and beside it (above it on a phone) the open
- * pet's panel, or the add form when none is open (on a phone, where the form is below the table, a button by the
- * heading takes the focus to it). Focus goes to the panel's heading when it opens, and back to the pet's link in
- * the table when it closes; after a deletion to the row that took the pet's place (or the heading). What happened
- * is told by the app's notifications: a deletion with its Undo, a pet gone meanwhile as a failure.
+ * The catalogue page's body, all of it from the URL: the catalogue, and beside it the open pet's panel (on a phone,
+ * over the whole screen) or the add form when none is open. A button by the heading, always there, takes the focus
+ * to the form (on a phone, where it is below the table, too), closing the pet first when one is open. Focus goes
+ * to the panel's heading when it opens, and back to the pet's link in the table when it closes; after a deletion to
+ * the row that took the pet's place (or the heading). What happened is told by the app's notifications: a deletion
+ * with its Undo, a pet gone meanwhile as a failure.
  */
 export function AdminCatalogue() {
   const client = useQueryClient();
@@ -48,7 +46,7 @@ export function AdminCatalogue() {
   // The pet whose panel was open before this render's, to give the focus back to its link; after a deletion, the
   // row to focus instead (the pet's own link is gone).
   const lastPet = useRef<string | undefined>(undefined);
-  const focusAfterClose = useRef<{ pet?: string } | undefined>(undefined);
+  const focusAfterClose = useRef<{ pet?: string; form?: boolean } | undefined>(undefined);
   const neighbourAtDelete = useRef<string | undefined>(undefined);
   // A layout effect: the focus moves in the same task as the commit that removed the element holding it, so it is
   // never seen on <body> in between.
@@ -60,13 +58,17 @@ export function AdminCatalogue() {
     } else if (!view.pet && previous) {
       const instead = focusAfterClose.current;
       focusAfterClose.current = undefined;
-      focusPetOrHeading(instead ? instead.pet : previous);
+      if (instead?.form) focusAddPetForm();
+      else focusPetOrHeading(instead ? instead.pet : previous);
     }
   }, [view.pet]);
 
   /** The pet shown after this one on the current page (before it, for the last row): where the focus goes next. */
   const neighbourOf = (id: string): string | undefined => {
-    const pets = client.getQueryData<PetPage>(petsQueryKey(view))?.pets ?? [];
+    const pets =
+      client.getQueryData<PetPage>(
+        petsQueryKey(view, client.getQueryData<PetCounts>(petCountsQueryKey(countsQuery(view)))),
+      )?.pets ?? [];
     const index = pets.findIndex((pet) => String(pet.id) === id);
     if (index < 0) return undefined;
     const next = pets[index + 1] ?? pets[index - 1];
@@ -101,7 +103,23 @@ export function AdminCatalogue() {
 
   return (
     <CatalogueNavigation value={navigate}>
-      <Catalogue view={view} action={openPet ? null : <AddPetShortcut />} />
+      {/* The add action stays by the heading whatever is open, so opening a pet moves nothing there; while a pet is
+          open it closes the pet and takes the focus to the form that takes the panel's place. */}
+      <Catalogue
+        view={view}
+        action={
+          <AddPetShortcut
+            onAdd={
+              openPet
+                ? () => {
+                    focusAfterClose.current = { form: true };
+                    navigate(closeHref);
+                  }
+                : undefined
+            }
+          />
+        }
+      />
       {openPet ? (
         <PetPanel
           key={openPet}
@@ -121,8 +139,14 @@ export function AdminCatalogue() {
               kind: "success",
               key: `pet-${openPet}`,
               message: `Deleted ${pet.name} (#${openPet}).`,
-              action: { label: "Undo", busyLabel: "Restoring…", run: undo(pet) },
-              durationMs: UNDO_MS,
+              action: {
+                label: "Undo",
+                busyLabel: "Restoring…",
+                run: undo(pet),
+                key: "z",
+                until: Date.now() + UNDO_WINDOW_MS,
+                lateLabel: "Too late to undo",
+              },
             });
             navigate(closeHref, "replace");
           }}

@@ -1,30 +1,28 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useId, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { CopyField } from "@/components/ui/copy-field";
+import { DateTime, dateTimeText } from "@/components/ui/date-time";
 import { ConfirmDialog } from "@/components/ui/dialog";
-import { inputClass, TextField } from "@/components/ui/field";
+import { TextField } from "@/components/ui/field";
 import { focusRing } from "@/components/ui/focus-ring";
-import { keyNameSchema, type KeyView } from "@/lib/auth/api-key-schema";
+import { newKeySchema, type KeyView } from "@/lib/auth/api-key-schema";
 import { AdminRequestError } from "@/lib/client/admin-api";
 import { createKey, fetchKeys, keysQueryKey, revokeKey, type NewKey } from "@/lib/client/keys-api";
+import { refusedFieldErrors, staffFieldErrors } from "@/lib/client/pet-form";
+import { keyMessages } from "@/lib/pets/staff-messages";
 
 // The API keys page: every key (newest first) with who made it, its use and its getPet calls; a form that
 // creates a key and shows it once, with a Copy button and a curl line to try it; revocation after a
 // confirmation naming the key, after which the focus goes to that key's name (its Revoke button is gone). The
 // admin app's own key is marked and not revoked here (docs/staff.md says why).
 
-function when(iso: string | null, never = "never"): string {
-  if (!iso) return never;
-  return (
-    new Date(iso).toLocaleString("en-GB", {
-      dateStyle: "medium",
-      timeStyle: "short",
-      timeZone: "UTC",
-    }) + " UTC"
-  );
+/** When something happened, in the admin app's one format; "never" when it has not. */
+function When({ iso, never = "never" }: { iso: string | null; never?: string }) {
+  return iso ? <DateTime at={iso} /> : never;
 }
 
 const problem = (error: unknown) =>
@@ -33,64 +31,6 @@ const problem = (error: unknown) =>
     : error instanceof Error
       ? error.message
       : String(error);
-
-/** A read-only value with a Copy button: the clipboard when the browser allows it, else the text selected. */
-function CopyField({ label, value, multiline = false }: { label: string; value: string; multiline?: boolean }) {
-  const id = useId();
-  const line = useRef<HTMLInputElement>(null);
-  const area = useRef<HTMLTextAreaElement>(null);
-  const [copied, setCopied] = useState<string>("");
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied("Copied");
-    } catch {
-      const field = line.current ?? area.current;
-      field?.focus();
-      field?.select();
-      setCopied("Selected: press Ctrl+C (⌘C on a Mac) to copy");
-    }
-  };
-  const fieldClass = `${inputClass(false)} font-mono text-sm`;
-  const selectAll = (event: { currentTarget: HTMLInputElement | HTMLTextAreaElement }) => event.currentTarget.select();
-  return (
-    <div>
-      <label htmlFor={id} className="block text-sm font-medium">
-        {label}
-      </label>
-      <div className="flex flex-col gap-2 sm:flex-row sm:items-start">
-        {multiline ? (
-          <textarea
-            id={id}
-            ref={area}
-            readOnly
-            value={value}
-            rows={3}
-            spellCheck={false}
-            onFocus={selectAll}
-            className={`${fieldClass} break-all`}
-          />
-        ) : (
-          <input
-            id={id}
-            ref={line}
-            readOnly
-            value={value}
-            spellCheck={false}
-            onFocus={selectAll}
-            className={fieldClass}
-          />
-        )}
-        <Button size="large" onClick={copy} className="mt-1 shrink-0">
-          Copy<span className="sr-only"> {label}</span>
-        </Button>
-      </div>
-      <p role="status" className="mt-1 min-h-5 text-sm text-emerald-800">
-        {copied}
-      </p>
-    </div>
-  );
-}
 
 /** The key just created, shown this once. */
 function NewKeyPanel({ created, onDone }: { created: NewKey; onDone: () => void }) {
@@ -137,8 +77,9 @@ function CreateKeyForm({ onCreated }: { onCreated: (created: NewKey) => void }) 
       void queryClient.invalidateQueries({ queryKey: keysQueryKey });
     },
     onError: (error) => {
-      const fields = error instanceof AdminRequestError ? error.errors?.map((field) => field.message) : undefined;
-      setErrors(fields?.length ? fields : [problem(error)]);
+      // The page's own check passed: a refused name is one an outdated page let through.
+      const fields = error instanceof AdminRequestError ? error.errors : undefined;
+      setErrors(fields?.length ? refusedFieldErrors(fields).map((field) => field.message) : [problem(error)]);
       input.current?.focus();
     },
   });
@@ -148,14 +89,15 @@ function CreateKeyForm({ onCreated }: { onCreated: (created: NewKey) => void }) 
       className="flex flex-col gap-3 sm:flex-row sm:items-start"
       onSubmit={(event) => {
         event.preventDefault();
-        // The same rule as the server's (lib/auth/api-key-schema.ts), so the message is the same too.
-        const parsed = keyNameSchema.safeParse(name);
+        // The server's own schema (lib/auth/api-key-schema.ts), its refusal in staff words; nothing is sent.
+        const body = { name };
+        const parsed = newKeySchema.safeParse(body);
         if (!parsed.success) {
-          setErrors(parsed.error.issues.map((issue) => issue.message));
+          setErrors(staffFieldErrors(parsed.error, body, keyMessages).map((field) => field.message));
           input.current?.focus();
           return;
         }
-        mutation.mutate(parsed.data);
+        mutation.mutate(parsed.data.name);
       }}
     >
       <div className="grow">
@@ -180,7 +122,9 @@ function CreateKeyForm({ onCreated }: { onCreated: (created: NewKey) => void }) 
 
 function KeyState({ apiKey }: { apiKey: KeyView }) {
   return apiKey.revokedAt ? (
-    <span className="rounded bg-slate-200 px-2 py-0.5 text-sm text-slate-800">Revoked {when(apiKey.revokedAt)}</span>
+    <span className="rounded bg-slate-200 px-2 py-0.5 text-sm text-slate-800">
+      Revoked <When iso={apiKey.revokedAt} />
+    </span>
   ) : (
     <span className="rounded bg-emerald-100 px-2 py-0.5 text-sm text-emerald-900">Active</span>
   );
@@ -210,12 +154,14 @@ function KeyItem({ apiKey, onRevoke }: { apiKey: KeyView; onRevoke: (key: KeyVie
         <div>
           <dt className="text-slate-600">Created</dt>
           <dd>
-            {when(apiKey.createdAt)} by {apiKey.createdBy ?? "unknown"}
+            <When iso={apiKey.createdAt} /> by {apiKey.createdBy ?? "unknown"}
           </dd>
         </div>
         <div>
           <dt className="text-slate-600">Last used</dt>
-          <dd>{when(apiKey.lastUsedAt)}</dd>
+          <dd>
+            <When iso={apiKey.lastUsedAt} />
+          </dd>
         </div>
         <div>
           <dt className="text-slate-600">getPet calls, last 30 days</dt>
@@ -223,7 +169,9 @@ function KeyItem({ apiKey, onRevoke }: { apiKey: KeyView; onRevoke: (key: KeyVie
         </div>
         <div>
           <dt className="text-slate-600">Last getPet call</dt>
-          <dd>{when(apiKey.getPet.lastCallAt)}</dd>
+          <dd>
+            <When iso={apiKey.getPet.lastCallAt} />
+          </dd>
         </div>
       </dl>
       {!apiKey.revokedAt &&
@@ -253,9 +201,10 @@ export function ApiKeys({ getPetSunset }: { getPetSunset: string }) {
     mutationFn: revokeKey,
     onSuccess: ({ key, alreadyRevoked }) => {
       focusAfterClose.current = key.id;
+      const since = key.revokedAt ? ` (${dateTimeText(key.revokedAt)})` : "";
       setNotice(
         alreadyRevoked
-          ? `“${key.name}” was already revoked (${when(key.revokedAt)}); nothing changed.`
+          ? `“${key.name}” was already revoked${since}; nothing changed.`
           : `Revoked “${key.name}”: requests with it are refused from now on.`,
       );
       void queryClient.invalidateQueries({ queryKey: keysQueryKey });
@@ -283,7 +232,17 @@ export function ApiKeys({ getPetSunset }: { getPetSunset: string }) {
         <div className="mt-3">
           <CreateKeyForm onCreated={setCreated} />
         </div>
-        {created && <NewKeyPanel key={created.id} created={created} onDone={() => setCreated(undefined)} />}
+        {created && (
+          <NewKeyPanel
+            key={created.id}
+            created={created}
+            onDone={() => {
+              // The panel and its button go: the focus goes to the new key in the list, not the page's body.
+              setCreated(undefined);
+              document.getElementById(keyHeadingId(created.id))?.focus();
+            }}
+          />
+        )}
       </section>
 
       <section aria-labelledby="keys-title">

@@ -1,11 +1,13 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import Link from "next/link";
 import { useRef, useState } from "react";
 import { RequestId } from "@/components/admin/form-fields";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
+import { focusRing } from "@/components/ui/focus-ring";
 import { categoryRenameSchema, unnamedCategoryLabel, type Category } from "@/lib/categories/schema";
 import { AdminRequestError } from "@/lib/client/admin-api";
 import {
@@ -16,7 +18,8 @@ import {
   renameCategory,
   type CategoryListing,
 } from "@/lib/client/categories-api";
-import { fieldErrors } from "@/lib/http/validation";
+import { staffFieldErrors } from "@/lib/client/pet-form";
+import { categoryMessages } from "@/lib/pets/staff-messages";
 
 // The Categories page's content: every named category (by name) and every id pets carry without a name, each with
 // how many pets it holds. Admins add a category (a name; the server picks a free id), rename one, or name an
@@ -29,10 +32,11 @@ const actionId = (id: bigint) => `category-action-${id}`;
 
 type Problem = { message: string; requestId?: string };
 
-/** A name's problem: the schema's first message, or undefined when it is a valid name. */
+/** A name's problem: the schema's first refusal in staff words, or undefined when it is a valid name. */
 function nameProblem(name: string): string | undefined {
-  const result = categoryRenameSchema.safeParse({ name });
-  return result.success ? undefined : fieldErrors(result.error)[0]?.message;
+  const input = { name };
+  const result = categoryRenameSchema.safeParse(input);
+  return result.success ? undefined : staffFieldErrors(result.error, input, categoryMessages)[0]?.message;
 }
 
 /** A refused request as the form shows it: the server's message for the name, with the request id. */
@@ -171,7 +175,7 @@ function CategoryTable({
                   )}
                 </th>
                 <td className="px-3 py-2 text-right font-mono tabular-nums" data-testid="category-pets">
-                  {row.pets.toLocaleString("en")}
+                  <CountLink id={row.id} pets={row.pets} label={label} />
                 </td>
                 {isAdmin ? (
                   <td className="px-3 py-2 text-right">
@@ -328,5 +332,23 @@ function AddCategoryForm({ onAdded }: { onAdded: (category: Category) => void })
         </Button>
       </form>
     </section>
+  );
+}
+
+const countLinkClass =
+  "inline-flex min-h-11 min-w-11 items-center justify-end rounded text-indigo-700 underline underline-offset-2 " +
+  `hover:text-indigo-900 ${focusRing}`;
+
+/** A category's count of pets, a link to the catalogue showing them (`/admin?categoryId=…`). */
+function CountLink({ id, pets, label }: { id: bigint; pets: number; label: string }) {
+  const count = pets.toLocaleString("en");
+  return (
+    <Link
+      href={`/admin?${new URLSearchParams({ categoryId: String(id) })}`}
+      aria-label={`${count} ${pets === 1 ? "pet" : "pets"} in ${label}: show in the catalogue`}
+      className={countLinkClass}
+    >
+      {count}
+    </Link>
   );
 }

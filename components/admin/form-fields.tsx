@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { Ref } from "react";
 import { Alert } from "@/components/ui/alert";
 import { describedBy, FieldMessage, inputClass, TextField } from "@/components/ui/field";
@@ -89,9 +90,9 @@ export function NameAndCategoryFields({
           <p id={hintId} className="mt-1 text-xs text-slate-600">
             {hint}{" "}
             {categories.isError ? null : (
-              <a href="/admin/categories" className={`font-medium text-indigo-800 underline ${focusRing}`}>
+              <Link href="/admin/categories" className={`font-medium text-indigo-800 underline ${focusRing}`}>
                 Categories
-              </a>
+              </Link>
             )}
           </p>
         ) : null}

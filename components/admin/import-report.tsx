@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useEffect, useRef } from "react";
-import { Button } from "@/components/ui/button";
+import { Button, buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus-ring";
 import type { ImportReport } from "@/lib/client/import-api";
 
@@ -27,6 +27,7 @@ export function DryRunReport({
   fileName,
   applied,
   busy,
+  progress,
   onApply,
   onDownloadBadRows,
 }: {
@@ -34,10 +35,14 @@ export function DryRunReport({
   fileName?: string;
   applied?: ImportReport;
   busy: string | undefined;
+  /** Rows imported so far, while an apply runs. */
+  progress?: number;
   onApply: () => void;
   onDownloadBadRows: () => void;
 }) {
   const title = useFocusOnChange(report);
+  const importable = report.toCreate + report.alreadyImported;
+  const nothingToCreate = report.toCreate === 0;
   return (
     <section aria-labelledby="report-title" className="space-y-3" data-testid="import-report">
       <h2 id="report-title" ref={title} tabIndex={-1} className={`text-lg font-semibold ${focusRing}`}>
@@ -46,20 +51,29 @@ export function DryRunReport({
       <ReportCounts report={report} />
       {report.errors.length > 0 ? <ProblemTable report={report} /> : null}
       <div className="flex flex-wrap gap-2">
-        <Button
-          variant="primary"
-          size="large"
-          onClick={onApply}
-          disabled={busy !== undefined || (report.toCreate === 0 && !applied)}
-        >
-          {busy === "applying" ? "Creating…" : applied ? "Apply again" : `Create ${plural(report.toCreate, "pet")}`}
-        </Button>
+        {/* Once applied, the import is complete: applying again would create nothing, so there is no button for it;
+            the result's See the catalogue is the next step. Nothing left to create is not a primary action either. */}
+        {applied ? null : (
+          <Button
+            variant={nothingToCreate ? "plain" : "primary"}
+            size="large"
+            onClick={onApply}
+            disabled={busy !== undefined || nothingToCreate}
+          >
+            {busy === "applying" ? "Creating…" : `Create ${plural(report.toCreate, "pet")}`}
+          </Button>
+        )}
         {report.invalid > 0 ? (
           <Button size="large" onClick={onDownloadBadRows} disabled={busy !== undefined}>
             Download bad rows
           </Button>
         ) : null}
       </div>
+      <p role="status" className="text-sm text-slate-700 tabular-nums" data-testid="import-progress">
+        {busy === "applying"
+          ? `Imported ${(progress ?? report.alreadyImported).toLocaleString("en")} of ${plural(importable, "row")}`
+          : ""}
+      </p>
     </section>
   );
 }
@@ -135,8 +149,8 @@ export function ImportResult({ applied }: { applied: ImportReport }) {
           : ""}
         {applied.invalid > 0 ? ` ${plural(applied.invalid, "row")} with problems not imported.` : ""}
       </p>
-      <p className="text-sm">
-        <Link href="/admin" className={`underline ${focusRing}`}>
+      <p>
+        <Link href="/admin" className={buttonClass({ variant: "primary", size: "large" })}>
           See the catalogue
         </Link>
       </p>

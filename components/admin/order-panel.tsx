@@ -9,6 +9,7 @@ import { Alert } from "@/components/ui/alert";
 import { Button, buttonClass } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { focusRing } from "@/components/ui/focus-ring";
+import { DateTime } from "@/components/ui/date-time";
 import { AdminRequestError } from "@/lib/client/admin-api";
 import {
   changeOrder,
@@ -16,7 +17,6 @@ import {
   fetchOrderHistory,
   movesOf,
   ORDERS_KEY,
-  shortTime,
   type Order,
   type OrderTransition,
 } from "@/lib/client/orders-api";
@@ -53,14 +53,31 @@ export function OrderPanel({ id, closeHref }: { id: string; closeHref: string })
 
   useEffect(() => heading.current?.focus(), [id]);
 
+  // A status this panel did not set arrived (a colleague's change, through the live stream or a refetch): say so,
+  // since the buttons it allowed may have gone, and if the focus went with them, put it on the heading.
+  const status = order?.status;
+  const ownStatus = useRef<string>(undefined);
+  const seen = useRef<{ id: string; status: string }>(undefined);
+  useEffect(() => {
+    if (!status) return;
+    const last = seen.current;
+    seen.current = { id, status };
+    if (last?.id !== id || last.status === status || status === ownStatus.current) return;
+    setDone(`Order #${id} is now ${status}: someone else changed it.`);
+    if (document.activeElement === document.body) heading.current?.focus();
+  }, [id, status]);
+
   const change = useMutation({
     mutationFn: (transition: OrderTransition) => changeOrder(id, transition, query.data?.etag ?? ""),
+    // Before the request: the live stream may bring this change's own event before its answer.
+    onMutate: (transition) => void (ownStatus.current = verbs[transition].done),
     onSuccess: (answer, transition) => {
       client.setQueryData(orderQueryKey(id), answer);
       setConflict(undefined);
       setDone(`Order #${id} ${verbs[transition].done}.`);
     },
     onError: (error, transition) => {
+      ownStatus.current = undefined; // not made: that status, if it comes, is someone else's
       if (error instanceof AdminRequestError && (error.status === 409 || error.status === 412)) {
         setConflict({ tried: transition, message: error.message });
         setDone("");
@@ -126,7 +143,9 @@ export function OrderPanel({ id, closeHref }: { id: string; closeHref: string })
             <dd data-testid="order-status">
               <OrderStatusBadge status={order.status} />
               {order.expiresAt ? (
-                <span className="ml-2 text-slate-700">holds the pet until {shortTime(order.expiresAt)}</span>
+                <span className="ml-2 text-slate-700">
+                  holds the pet until <DateTime at={order.expiresAt} />
+                </span>
               ) : null}
             </dd>
           </dl>
@@ -186,9 +205,7 @@ export function OrderPanel({ id, closeHref }: { id: string; closeHref: string })
             <ol className="mt-2 space-y-2 text-sm" data-testid="order-timeline">
               {[...history.data].reverse().map((record) => (
                 <li key={record.id}>
-                  <time dateTime={record.at} className="block text-xs text-slate-600">
-                    {shortTime(record.at)}
-                  </time>
+                  <DateTime at={record.at} className="block text-xs text-slate-600" />
                   {record.summary}
                 </li>
               ))}

@@ -11,8 +11,9 @@ import { Alert } from "@/components/ui/alert";
 import { Button, buttonClass } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
 import { focusRing } from "@/components/ui/focus-ring";
+import { DateTime } from "@/components/ui/date-time";
 import { AdminRequestError } from "@/lib/client/admin-api";
-import { fetchOrderCounts, fetchOrderPage, ORDERS_KEY, shortTime } from "@/lib/client/orders-api";
+import { fetchOrderCounts, fetchOrderPage, ORDERS_KEY } from "@/lib/client/orders-api";
 import { orderStatuses, type OrderStatus } from "@/lib/orders/schema";
 
 // The Orders page's content. The URL is its state, as on the Activity page: the status chip, the customer search
@@ -144,7 +145,9 @@ export function Orders() {
                         <span className="font-normal text-slate-700"> to {order.customerName}</span>
                       </span>
                       <OrderStatusBadge status={order.status} />
-                      <span className="text-sm text-slate-600">placed {shortTime(order.placedAt)}</span>
+                      <span className="text-sm text-slate-600">
+                        placed <DateTime at={order.placedAt} />
+                      </span>
                     </Link>
                   </li>
                 );

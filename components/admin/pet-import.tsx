@@ -15,11 +15,11 @@ const fileInput =
 /**
  * The CSV import: choose a file, check it (the dry run: nothing is written), read what it would do and what is
  * wrong with which line and column, download the bad rows to fix them, and apply. Applying again creates nothing
- * twice: it finishes an import that was cut short, and otherwise creates nothing.
+ * twice: it finishes an import that was cut short. While it runs, the count of rows imported so far is shown.
  */
 export function PetImport({ limitBytes }: { limitBytes: number }) {
   const petImport = usePetImport(limitBytes);
-  const { file, report, applied, busy } = petImport;
+  const { file, report, applied, busy, progress } = petImport;
   return (
     <section aria-labelledby="import-title" className="space-y-6">
       <ImportIntro limitBytes={limitBytes} />
@@ -30,6 +30,7 @@ export function PetImport({ limitBytes }: { limitBytes: number }) {
           fileName={file?.name}
           applied={applied}
           busy={busy}
+          progress={progress}
           onApply={petImport.apply}
           onDownloadBadRows={petImport.downloadBadRows}
         />
@@ -96,7 +97,7 @@ function ImportForm({
         {busy === "checking" ? "Checking…" : "Check file"}
       </Button>
       <p role="status" className="text-sm text-slate-700">
-        {busy === "applying" ? "Creating pets…" : busy === "checking" ? "Checking every row…" : ""}
+        {busy === "checking" ? "Checking every row…" : ""}
       </p>
       {failure ? (
         <Alert>

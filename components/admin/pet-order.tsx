@@ -8,15 +8,20 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { TextField } from "@/components/ui/field";
 import { focusRing } from "@/components/ui/focus-ring";
+import { DateTime } from "@/components/ui/date-time";
 import { AdminRequestError } from "@/lib/client/admin-api";
-import { fetchOpenOrderOf, ORDERS_KEY, placeOrder, shortTime, type Order } from "@/lib/client/orders-api";
+import { fetchOpenOrderOf, ORDERS_KEY, placeOrder, type Order } from "@/lib/client/orders-api";
 import { PETS_KEY, petQueryKey } from "@/lib/client/pet-cache";
-import { newOrderSchema } from "@/lib/orders/schema";
+import { byField, refusedFieldErrors, staffFieldErrors, type FormErrors } from "@/lib/client/pet-form";
+import { CUSTOMER_NAME_MAX_LENGTH, newOrderSchema } from "@/lib/orders/schema";
 import type { Pet } from "@/lib/pets/schema";
+import { orderMessages } from "@/lib/pets/staff-messages";
 
 // A pet's sale, in its panel: while an order holds the pet, a banner naming the customer, until when, and the order
 // (its status and deletion are then the order's to change: the panel says so instead of offering them); for an
 // available pet, Place order, a counter or phone sale with the customer's name and email.
+
+const orderFields = ["customerName", "customerEmail"] as const;
 
 export function petOrderQueryKey(petId: string) {
   return [...ORDERS_KEY, "of-pet", petId] as const;
@@ -59,9 +64,13 @@ function HoldBanner({ order, justPlaced }: { order: Order; justPlaced: boolean }
         </p>
       ) : null}
       <p>
-        {order.status === "placed" && order.expiresAt
-          ? `On hold for ${order.customerName} until ${shortTime(order.expiresAt)} (order #${id}).`
-          : `Held for ${order.customerName}: order #${id} is approved.`}
+        {order.status === "placed" && order.expiresAt ? (
+          <>
+            On hold for {order.customerName} until <DateTime at={order.expiresAt} /> (order #{id}).
+          </>
+        ) : (
+          `Held for ${order.customerName}: order #${id} is approved.`
+        )}
       </p>
       <Link
         href={`/admin/orders?order=${id}`}
@@ -76,8 +85,15 @@ function HoldBanner({ order, justPlaced }: { order: Order; justPlaced: boolean }
 function PlaceOrder({ pet, onPlaced }: { pet: Pet; onPlaced: (orderId: bigint) => void }) {
   const client = useQueryClient();
   const [open, setOpen] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [errors, setErrors] = useState<FormErrors<(typeof orderFields)[number]>>({});
   const nameField = useRef<HTMLInputElement>(null);
+  const emailField = useRef<HTMLInputElement>(null);
+  /** The errors beside their inputs, and the focus on the first input refused. */
+  const show = (found: typeof errors) => {
+    setErrors(found);
+    if (found.customerName) nameField.current?.focus();
+    else if (found.customerEmail) emailField.current?.focus();
+  };
   const opener = useRef<HTMLButtonElement>(null);
   const wasOpen = useRef(false);
   useEffect(() => {
@@ -95,8 +111,9 @@ function PlaceOrder({ pet, onPlaced }: { pet: Pet; onPlaced: (orderId: bigint) =
       onPlaced(order.id);
     },
     onError: (error) => {
-      if (error instanceof AdminRequestError && error.errors)
-        setErrors(Object.fromEntries(error.errors.map(({ path, message }) => [path, [message]])));
+      // The form's own check passed: a refused field is one an outdated page let through.
+      if (error instanceof AdminRequestError && error.errors?.length)
+        show(byField(orderFields, refusedFieldErrors(error.errors)));
     },
     onSettled: () => {
       void client.invalidateQueries({ queryKey: ORDERS_KEY });
@@ -114,7 +131,7 @@ function PlaceOrder({ pet, onPlaced }: { pet: Pet; onPlaced: (orderId: bigint) =
       </div>
     );
   }
-  const failed = place.error && !errors.customerName && !errors.customerEmail ? place.error : null;
+  const failed = place.error && !errors.customerName && !errors.customerEmail && !errors.form ? place.error : null;
   return (
     <form
       aria-labelledby="place-order-title"
@@ -132,13 +149,10 @@ function PlaceOrder({ pet, onPlaced }: { pet: Pet; onPlaced: (orderId: bigint) =
           customerName: text("customerName"),
           ...(email ? { customerEmail: email } : {}),
         };
-        const parsed = newOrderSchema.safeParse({ petId: pet.id, ...input });
-        if (!parsed.success) {
-          const found: Record<string, string[]> = {};
-          for (const issue of parsed.error.issues) (found[String(issue.path[0])] ??= []).push(issue.message);
-          setErrors(found);
-          return;
-        }
+        // The API's own schema, its refusal in staff words beside the inputs; nothing is sent.
+        const body = { petId: pet.id, ...input };
+        const parsed = newOrderSchema.safeParse(body);
+        if (!parsed.success) return show(byField(orderFields, staffFieldErrors(parsed.error, body, orderMessages)));
         setErrors({});
         if (!place.isPending) place.mutate(input);
       }}
@@ -151,7 +165,7 @@ function PlaceOrder({ pet, onPlaced }: { pet: Pet; onPlaced: (orderId: bigint) =
         name="customerName"
         label="Customer name"
         autoComplete="off"
-        maxLength={100}
+        maxLength={CUSTOMER_NAME_MAX_LENGTH}
         required
         ref={nameField}
         errors={errors.customerName}
@@ -162,8 +176,14 @@ function PlaceOrder({ pet, onPlaced }: { pet: Pet; onPlaced: (orderId: bigint) =
         type="email"
         label="Customer email (optional)"
         autoComplete="off"
+        ref={emailField}
         errors={errors.customerEmail}
       />
+      {errors.form ? (
+        <Alert>
+          <p>The order was not placed: {errors.form.join(" ")}</p>
+        </Alert>
+      ) : null}
       {failed ? (
         <Alert>
           <p>The order was not placed: {failed.message}</p>

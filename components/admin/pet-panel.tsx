@@ -9,7 +9,13 @@ import { holdReason, PetOrder, useOpenOrder } from "@/components/admin/pet-order
 import { EditPetForm } from "@/components/admin/pet-edit-form";
 import { StatusBadge } from "@/components/admin/status-badge";
 import { isGone, type PetChange } from "@/components/admin/use-pet-change";
-import { inStaffWords, useCloseOnEscape, usePetPanel, type PetPanelEvents } from "@/components/admin/use-pet-panel";
+import {
+  inStaffWords,
+  useCloseOnEscape,
+  usePetPanel,
+  useSheetOnPhone,
+  type PetPanelEvents,
+} from "@/components/admin/use-pet-panel";
 import { Alert } from "@/components/ui/alert";
 import { Button, buttonClass } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/dialog";
@@ -38,16 +44,22 @@ export function PetPanel({ id, closeHref, ...events }: PetPanelProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const { query, pet, busy, title, problem, ...panelState } = usePetPanel(id, events, heading);
-  const openOrder = useOpenOrder(id).data;
-  useCloseOnEscape(panel, closeHref, confirmingDelete);
+  const orderQuery = useOpenOrder(id);
+  const openOrder = orderQuery.data;
+  useCloseOnEscape(panel, closeHref, confirmingDelete, panelState.isEditing);
+  const sheet = useSheetOnPhone(panel);
 
   return (
     <section
       ref={panel}
+      {...sheet}
       aria-labelledby={PET_PANEL_TITLE_ID}
       className={
-        "order-first h-fit min-w-0 rounded-lg border border-indigo-200 bg-white p-4 " +
-        "lg:sticky lg:top-4 lg:order-none lg:max-h-[calc(100vh-2rem)] lg:overflow-y-auto"
+        // On a phone, the whole screen over the catalogue (below the notifications): opening a pet moves nothing
+        // on the page (issue 24 item 6), and closing it finds the list where it was.
+        "h-fit min-w-0 bg-white p-4 max-lg:fixed max-lg:inset-0 max-lg:z-30 max-lg:h-auto " +
+        "max-lg:overflow-y-auto max-lg:overscroll-contain lg:sticky lg:top-4 lg:max-h-[calc(100vh-2rem)] " +
+        "lg:overflow-y-auto lg:rounded-lg lg:border lg:border-indigo-200"
       }
       data-testid="pet-panel"
     >
@@ -104,7 +116,8 @@ export function PetPanel({ id, closeHref, ...events }: PetPanelProps) {
         </Alert>
       ) : null}
 
-      {pet ? (
+      {/* Once the open order is known too: the sections come in at once, rather than moving down as it loads. */}
+      {pet && orderQuery.status !== "pending" ? (
         <>
           <PetOrder pet={pet} order={openOrder} />
           <StatusButtons

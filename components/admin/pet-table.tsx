@@ -1,15 +1,19 @@
 "use client";
 
-import { ViewLink } from "@/components/admin/catalogue-navigation";
+import { useNavigate, ViewLink } from "@/components/admin/catalogue-navigation";
 import { CategoryName } from "@/components/admin/category-name";
 import { RequestId } from "@/components/admin/form-fields";
 import { StatusBadge } from "@/components/admin/status-badge";
+import { SELECT_PAGE_ID } from "@/components/admin/use-bulk-actions";
 import { SORT_CAPTIONS } from "@/components/admin/use-catalogue";
+import type { Selection } from "@/components/admin/use-selection";
 import { Alert } from "@/components/ui/alert";
 import { Button, buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus-ring";
 import { AdminRequestError, type PetPage } from "@/lib/client/admin-api";
-import { viewHref, type CatalogueView } from "@/lib/client/catalogue-view";
+import { FIRST_PAGE, reversedSort, viewHref, type CatalogueView } from "@/lib/client/catalogue-view";
+import type { Pet, PetSort } from "@/lib/pets/schema";
+import { useLayoutEffect, useRef } from "react";
 import { isExpiredPageLink, staffErrorMessage } from "@/lib/pets/staff-messages";
 
 // The catalogue's list: the table of one page (each name opening its pet's panel), or what stands in its place
@@ -20,7 +24,17 @@ export function petLinkId(id: string): string {
   return `pet-link-${id}`;
 }
 
-export function PetTable({ page, dimmed, view }: { page: PetPage; dimmed: boolean; view: CatalogueView }) {
+export function PetTable({
+  page,
+  dimmed,
+  view,
+  selection,
+}: {
+  page: PetPage;
+  dimmed: boolean;
+  view: CatalogueView;
+  selection: Selection;
+}) {
   if (page.pets.length === 0) return <EmptyState view={view} />;
   return (
     // A phone may scroll the table sideways inside this box (never the page): it takes the focus, so the arrow keys
@@ -40,23 +54,24 @@ export function PetTable({ page, dimmed, view }: { page: PetPage; dimmed: boolea
         <caption className="sr-only">{`Pets, ${SORT_CAPTIONS[view.sort]}; a name opens the pet`}</caption>
         <thead className="bg-slate-100 text-xs tracking-wide text-slate-600 uppercase">
           <tr>
-            <th scope="col" className="px-3 py-2">
-              ID
+            <th scope="col" className="p-0">
+              <SelectBox
+                id={SELECT_PAGE_ID}
+                label="Select all on this page"
+                checked={selection.pageState === "all"}
+                indeterminate={selection.pageState === "some"}
+                onToggle={() => selection.togglePage()}
+              />
             </th>
-            <th scope="col" className="px-3 py-2">
-              Name
-            </th>
-            <th scope="col" className="px-3 py-2">
-              Category
-            </th>
-            <th scope="col" className="px-3 py-2">
-              Status
-            </th>
+            <SortHeader label="ID" sort="id" view={view} />
+            <SortHeader label="Name" sort="name" view={view} />
+            <SortHeader label="Category" sort="category" view={view} />
+            <SortHeader label="Status" sort="status" view={view} />
           </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
           {page.pets.map((pet) => (
-            <PetRow key={String(pet.id)} pet={pet} view={view} />
+            <PetRow key={String(pet.id)} pet={pet} view={view} selection={selection} />
           ))}
         </tbody>
       </table>
@@ -64,11 +79,107 @@ export function PetTable({ page, dimmed, view }: { page: PetPage; dimmed: boolea
   );
 }
 
-function PetRow({ pet, view }: { pet: PetPage["pets"][number]; view: CatalogueView }) {
+/**
+ * A column header that sorts: a button in the <th>, which carries aria-sort while the list is in its order. A press
+ * sorts by the column ascending, or, when it already is, descending; the URL's `sort` changes, as with the Sort by
+ * select, so the two always agree. A new order starts from its first page.
+ */
+function SortHeader({ label, sort, view }: { label: string; sort: PetSort; view: CatalogueView }) {
+  const navigate = useNavigate();
+  const descending = reversedSort(sort);
+  const direction = view.sort === sort ? "ascending" : view.sort === descending ? "descending" : undefined;
+  const next = view.sort === sort ? descending : sort;
+  return (
+    <th scope="col" aria-sort={direction} className="p-0">
+      <button
+        type="button"
+        onClick={() => navigate(viewHref({ ...view, sort: next, ...FIRST_PAGE }))}
+        className={
+          "inline-flex min-h-11 w-full items-center gap-1 px-3 py-2 text-left tracking-wide uppercase " +
+          "hover:bg-slate-200 focus-visible:outline-2 focus-visible:-outline-offset-2 focus-visible:outline-indigo-600"
+        }
+      >
+        {label}
+        <span aria-hidden="true" className="w-3 text-slate-600">
+          {direction === "ascending" ? "▲" : direction === "descending" ? "▼" : "↕"}
+        </span>
+      </button>
+    </th>
+  );
+}
+
+/**
+ * A selection checkbox in a 44 px cell. Shift with a click or with Space selects a range (see useSelection): the
+ * Shift key is read as the press starts, since a click made by Space carries no modifiers.
+ */
+function SelectBox({
+  id,
+  label,
+  checked,
+  indeterminate = false,
+  onToggle,
+}: {
+  id?: string;
+  label: string;
+  checked: boolean;
+  indeterminate?: boolean;
+  onToggle: (range: boolean) => void;
+}) {
+  const box = useRef<HTMLInputElement>(null);
+  const shift = useRef(false);
+  useLayoutEffect(() => {
+    if (box.current) box.current.indeterminate = indeterminate;
+  }, [indeterminate]);
+  const marked = checked || indeterminate;
+  return (
+    // The input itself is the 44 px target (as the theme toggle's radios): drawn by the box under it.
+    <label className="relative flex min-h-11 min-w-11 items-center justify-center">
+      <input
+        ref={box}
+        id={id}
+        type="checkbox"
+        aria-label={label}
+        checked={checked}
+        onMouseDown={(event) => (shift.current = event.shiftKey)}
+        onKeyDown={(event) => {
+          if (event.key === " ") shift.current = event.shiftKey;
+        }}
+        onChange={() => {
+          onToggle(shift.current);
+          shift.current = false;
+        }}
+        className={
+          "peer absolute inset-0 size-full cursor-pointer appearance-none focus-visible:outline-2 " +
+          "focus-visible:-outline-offset-2 focus-visible:outline-indigo-600"
+        }
+      />
+      <span
+        aria-hidden="true"
+        className={
+          "pointer-events-none flex size-5 items-center justify-center rounded border-2 text-sm leading-none " +
+          "font-bold " +
+          (marked ? "border-indigo-700 bg-indigo-700 text-white" : "border-slate-500 bg-white")
+        }
+      >
+        {checked ? "✓" : indeterminate ? "–" : ""}
+      </span>
+    </label>
+  );
+}
+
+function PetRow({ pet, view, selection }: { pet: Pet; view: CatalogueView; selection: Selection }) {
   const id = String(pet.id);
   const open = view.pet === id;
+  const selected = selection.isSelected(id);
   return (
-    <tr data-testid="pet-row" className={open ? "bg-indigo-50" : undefined}>
+    <tr
+      data-testid="pet-row"
+      aria-selected={selected}
+      className={open ? "bg-indigo-50" : selected ? "bg-amber-50" : undefined}
+    >
+      <td className="p-0">
+        <SelectBox label={`Select ${pet.name}`} checked={selected} onToggle={(range) => selection.toggle(pet, range)} />
+      </td>
       <td className="px-3 py-2 font-mono tabular-nums">{id}</td>
       <td className="p-0">
         {/* Always a text node: React escapes it, so a name never becomes markup. */}
@@ -109,7 +220,7 @@ function EmptyState({ view }: { view: CatalogueView }) {
           <p className="mt-1 text-sm text-slate-600">
             Try part of the name, or{" "}
             <ViewLink
-              href={viewHref({ ...view, q: "", cursors: [] })}
+              href={viewHref({ ...view, q: "", ...FIRST_PAGE })}
               className={`font-medium text-indigo-800 underline ${focusRing}`}
             >
               clear the search

@@ -1,9 +1,18 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { useNavigate } from "@/components/admin/catalogue-navigation";
+import { useNavigate, ViewLink } from "@/components/admin/catalogue-navigation";
+import { focusRing } from "@/components/ui/focus-ring";
 import { inputClass } from "@/components/ui/field";
-import { readView, typedSearch, viewHref, viewQuery, type CatalogueView } from "@/lib/client/catalogue-view";
+import {
+  FIRST_PAGE,
+  readView,
+  typedPetId,
+  typedSearch,
+  viewHref,
+  viewQuery,
+  type CatalogueView,
+} from "@/lib/client/catalogue-view";
 import { SEARCH_MAX_LENGTH } from "@/lib/pets/schema";
 
 /** How long typing must pause before the catalogue is searched. */
@@ -12,6 +21,8 @@ const DEBOUNCE_MS = 300;
 /**
  * The name search. What is typed goes to the URL's `q` once typing pauses, replacing the history entry: a search is a
  * link to share, but typing does not leave a history entry per key. A new search starts again from the first page.
+ * A pet's id, "35" or "#35", is also a lookup: a link under the box opens that pet's panel (the admin app's read of
+ * one pet, as a click on its name does), and so does Enter. "#35" is only an id; "35" searches names as well.
  */
 export function SearchBox({ view }: { view: CatalogueView }) {
   const navigate = useNavigate();
@@ -29,13 +40,15 @@ export function SearchBox({ view }: { view: CatalogueView }) {
   }
 
   const current = viewQuery(view);
-  const wanted = typedSearch(text);
+  const petId = typedPetId(text);
+  const wanted = petId !== undefined && text.trim().startsWith("#") ? "" : typedSearch(text);
+  const petHref = petId === undefined ? undefined : viewHref({ ...view, q: wanted, ...FIRST_PAGE, pet: petId });
   useEffect(() => {
     const shown = readView(new URLSearchParams(current));
     if (wanted === shown.q) return;
     const timer = setTimeout(() => {
       setSent(wanted);
-      navigate(viewHref({ ...shown, q: wanted, cursors: [] }), "replace");
+      navigate(viewHref({ ...shown, q: wanted, ...FIRST_PAGE }), "replace");
     }, DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [wanted, current, navigate]);
@@ -47,14 +60,22 @@ export function SearchBox({ view }: { view: CatalogueView }) {
       onSubmit={(event) => {
         // Enter searches at once.
         event.preventDefault();
+        if (petHref) {
+          setSent(wanted);
+          navigate(petHref);
+          return;
+        }
         if (wanted === view.q) return;
         setSent(wanted);
-        navigate(viewHref({ ...view, q: wanted, cursors: [] }), "replace");
+        navigate(viewHref({ ...view, q: wanted, ...FIRST_PAGE }), "replace");
       }}
     >
       <label htmlFor="pet-search" className="block text-sm font-medium">
-        Search by name
+        Search by name or id
       </label>
+      <p id="pet-search-hint" className="text-xs text-slate-600">
+        A name, or a pet&apos;s id such as 35 or #35 (Enter opens that pet).
+      </p>
       <input
         id="pet-search"
         type="search"
@@ -64,8 +85,20 @@ export function SearchBox({ view }: { view: CatalogueView }) {
         maxLength={SEARCH_MAX_LENGTH}
         autoComplete="off"
         spellCheck={false}
+        aria-describedby="pet-search-hint"
         className={inputClass(false)}
       />
+      {petHref ? (
+        <p className="mt-1 text-sm">
+          <ViewLink
+            href={petHref}
+            data-testid="open-pet-by-id"
+            className={`inline-flex min-h-11 items-center font-medium text-indigo-700 underline ${focusRing}`}
+          >
+            Open pet #{petId}
+          </ViewLink>
+        </p>
+      ) : null}
     </form>
   );
 }

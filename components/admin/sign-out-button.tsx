@@ -1,10 +1,21 @@
 "use client";
 
-import { useQueryClient } from "@tanstack/react-query";
+import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { signOut } from "@/lib/client/admin-api";
 import { clearDrafts } from "@/lib/client/drafts";
+
+/**
+ * Ends the session and leaves for the sign-in page, which confirms it ("You have signed out."): a full navigation,
+ * so no page or data of the session stays in memory. Throws when the sign-out was refused or not sent.
+ */
+export async function signOutAndLeave(queryClient: QueryClient): Promise<void> {
+  await signOut();
+  queryClient.clear();
+  clearDrafts();
+  window.location.replace("/sign-in?reason=signed-out");
+}
 
 export function SignOutButton() {
   const queryClient = useQueryClient();
@@ -18,17 +29,13 @@ export function SignOutButton() {
         </span>
       ) : null}
       <Button
+        className="shrink-0 whitespace-nowrap"
         disabled={pending}
         onClick={async () => {
           setPending(true);
           setFailed(undefined);
           try {
-            await signOut();
-            queryClient.clear();
-            clearDrafts();
-            // A full navigation: no page or data of the session stays in memory.
-            // The sign-in page confirms it ("You have signed out.").
-            window.location.replace("/sign-in?reason=signed-out");
+            await signOutAndLeave(queryClient);
           } catch (error) {
             setFailed(`Sign-out failed: ${error instanceof Error ? error.message : String(error)}`);
             setPending(false);

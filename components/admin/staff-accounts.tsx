@@ -7,6 +7,7 @@ import { PasswordDialog } from "@/components/admin/staff-password-dialog";
 import { useAccountChanges, useStaffAccounts, type Confirmable } from "@/components/admin/use-staff-accounts";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { DateTime } from "@/components/ui/date-time";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { focusRing } from "@/components/ui/focus-ring";
 import { AdminRequestError } from "@/lib/client/admin-api";
@@ -23,8 +24,6 @@ function stateOf(account: StaffAccount): string {
   return "active";
 }
 
-const day = (iso: string) => iso.slice(0, 10);
-
 const confirmTitle: Record<Confirmable, (email: string) => string> = {
   disable: (email) => `Disable ${email}?`,
   demote: (email) => `Make ${email} a staff member?`,
@@ -33,8 +32,8 @@ const confirmTitle: Record<Confirmable, (email: string) => string> = {
 
 const confirmText: Record<Confirmable, string> = {
   disable: "They are signed out everywhere and can no longer sign in, until an admin enables the account again.",
-  demote: "They keep the catalogue but lose API keys, staff accounts and the activity log.",
-  promote: "They will be able to manage API keys, staff accounts and see the activity log.",
+  demote: "They keep the catalogue but lose API keys, webhooks, staff accounts and the activity log.",
+  promote: "They will be able to manage API keys, webhooks and staff accounts, and see the activity log.",
 };
 
 const confirmLabel: Record<Confirmable, string> = {
@@ -143,7 +142,7 @@ function AccountFacts({ account }: { account: StaffAccount }) {
       <dd>{account.failedSignIns}</dd>
       <dt className="text-slate-600">Created</dt>
       <dd>
-        <time dateTime={account.createdAt}>{day(account.createdAt)}</time>
+        <DateTime at={account.createdAt} />
       </dd>
     </dl>
   );

@@ -1,6 +1,6 @@
 "use client";
 
-import { useId } from "react";
+import { useEffect, useId, useRef } from "react";
 import { FormProblems } from "@/components/admin/form-fields";
 import { usePasswordReset, type Outcome } from "@/components/admin/use-staff-accounts";
 import { Button } from "@/components/ui/button";
@@ -10,7 +10,8 @@ import { generatePassword, type StaffAccount } from "@/lib/client/staff-api";
 
 /**
  * A new password for an account: typed twice, or generated and shown once with a copy button. Setting it ends
- * the account's sessions. Closing it, however, forgets what was typed.
+ * the account's sessions. A generated password set before it was copied stays shown, with the focus on Copy, until
+ * "I have copied it" closes the dialog. Closing it, however, forgets what was typed.
  */
 export function PasswordDialog({
   open,
@@ -24,14 +25,19 @@ export function PasswordDialog({
   onClose: () => void;
 }) {
   const id = useId();
-  const form = usePasswordReset(account, (outcome) => {
+  const copyButton = useRef<HTMLButtonElement>(null);
+  const form = usePasswordReset(account, (outcome, stayOpen) => {
     onDone(outcome);
-    onClose();
+    if (!stayOpen) onClose();
   });
   const close = () => {
     form.reset();
     onClose();
   };
+  // Set password has gone from under the focus: Copy takes it.
+  useEffect(() => {
+    if (form.saved) copyButton.current?.focus();
+  }, [form.saved]);
 
   return (
     <Modal open={open} onClose={close} titleId={`${id}-title`}>
@@ -46,9 +52,15 @@ export function PasswordDialog({
         <h2 id={`${id}-title`} className="text-lg font-semibold break-all">
           New password for {account.email}
         </h2>
-        <p className="text-sm text-slate-700">
-          They are signed out everywhere and sign in with the new password. Type it twice, or generate one.
-        </p>
+        {form.saved ? (
+          <p role="status" className="text-sm font-medium text-amber-900">
+            Password set. Copy it now: it is shown only this once.
+          </p>
+        ) : (
+          <p className="text-sm text-slate-700">
+            They are signed out everywhere and sign in with the new password. Type it twice, or generate one.
+          </p>
+        )}
         <FormProblems
           id={`${id}-problems`}
           errors={form.errors}
@@ -64,7 +76,7 @@ export function PasswordDialog({
             inputClassName="font-mono"
             onFocus={(event) => event.currentTarget.select()}
             beside={
-              <Button onClick={form.copy} className="mt-1">
+              <Button ref={copyButton} onClick={form.copy} className="mt-1">
                 {form.copied ? "Copied" : "Copy"}
               </Button>
             }
@@ -72,13 +84,21 @@ export function PasswordDialog({
         ) : (
           <TypedPassword id={id} form={form} />
         )}
-        <div className="flex flex-wrap justify-end gap-2">
-          {form.generated ? null : <Button onClick={() => form.generate(generatePassword())}>Generate one</Button>}
-          <Button onClick={close}>Cancel</Button>
-          <Button type="submit" variant="danger" aria-disabled={form.pending}>
-            {form.pending ? "Setting…" : "Set password"}
-          </Button>
-        </div>
+        {form.saved ? (
+          <div className="flex flex-wrap justify-end gap-2">
+            <Button variant="primary" onClick={close}>
+              I have copied it
+            </Button>
+          </div>
+        ) : (
+          <div className="flex flex-wrap justify-end gap-2">
+            {form.generated ? null : <Button onClick={() => form.generate(generatePassword())}>Generate one</Button>}
+            <Button onClick={close}>Cancel</Button>
+            <Button type="submit" variant="danger" aria-disabled={form.pending}>
+              {form.pending ? "Setting…" : "Set password"}
+            </Button>
+          </div>
+        )}
       </form>
     </Modal>
   );

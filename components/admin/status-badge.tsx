@@ -9,7 +9,7 @@ const styles: Record<PetStatus, string> = {
 
 /** A pet's status as a coloured badge; the word is always there, so colour is never the only signal. */
 export function StatusBadge({ status }: { status?: PetStatus }) {
-  if (!status) return <span className="text-sm text-slate-500 italic">no status</span>;
+  if (!status) return <span className="text-sm text-slate-600 italic">no status</span>;
   return (
     <span
       className={

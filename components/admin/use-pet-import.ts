@@ -2,10 +2,19 @@
 
 import { useState } from "react";
 import { AdminRequestError } from "@/lib/client/admin-api";
-import { applyImport, dryRunImport, fetchBadRows, type ImportReport } from "@/lib/client/import-api";
+import {
+  applyImport,
+  dryRunImport,
+  fetchBadRows,
+  fetchImportProgress,
+  type ImportReport,
+} from "@/lib/client/import-api";
 
 // The CSV import's state and requests: the chosen file, its dry run's report, the result of applying it, what is
-// being sent, and the last failure. Each step clears the failure of the one before.
+// being sent, how far an apply has got, and the last failure. Each step clears the failure of the one before.
+
+/** How often an apply's progress is read while it runs. */
+const PROGRESS_INTERVAL_MS = 500;
 
 export type ImportFailure = { message: string; requestId?: string };
 export type ImportStep = "checking" | "applying" | "downloading";
@@ -33,6 +42,8 @@ export function usePetImport(limitBytes: number) {
   const [applied, setApplied] = useState<ImportReport>();
   const [busy, setBusy] = useState<ImportStep>();
   const [failure, setFailure] = useState<ImportFailure>();
+  /** The valid rows that have their pet, read while an apply runs. */
+  const [progress, setProgress] = useState<number>();
 
   const run = async (step: ImportStep, work: () => Promise<void>) => {
     setBusy(step);
@@ -70,7 +81,24 @@ export function usePetImport(limitBytes: number) {
 
   const apply = () =>
     void run("applying", async () => {
-      setApplied(await applyImport(report!.importId, file!));
+      const { importId, alreadyImported } = report!;
+      setProgress(alreadyImported);
+      // Each batch of rows commits with its pets, so the count read between batches is what has been imported.
+      // A read that fails, or answers late, is only a missed update: the apply's own answer is what counts.
+      let reading = true;
+      const timer = setInterval(() => {
+        fetchImportProgress(importId).then(
+          ({ done }) => reading && setProgress((shown) => Math.max(shown ?? 0, done)),
+          () => undefined,
+        );
+      }, PROGRESS_INTERVAL_MS);
+      try {
+        setApplied(await applyImport(importId, file!));
+      } finally {
+        reading = false;
+        clearInterval(timer);
+        setProgress(undefined);
+      }
     });
 
   const downloadBadRows = () =>
@@ -78,5 +106,5 @@ export function usePetImport(limitBytes: number) {
       download(await fetchBadRows(file!), `${file!.name.replace(/\.csv$/i, "")}-bad-rows.csv`);
     });
 
-  return { file, report, applied, busy, failure, choose, check, apply, downloadBadRows };
+  return { file, report, applied, busy, failure, progress, choose, check, apply, downloadBadRows };
 }

@@ -8,6 +8,7 @@ import { isConflict, isGone, usePetChange, type PetChange } from "@/components/a
 import { fetchPetHistory } from "@/lib/client/activity-api";
 import { AdminRequestError, fetchPet, isSessionEnded, type VersionedPet } from "@/lib/client/admin-api";
 import { onLiveChange, type LiveChange } from "@/lib/client/live";
+import { SHEET_ATTRIBUTE } from "@/lib/client/shortcuts";
 import { petFromPages, petQueryKey } from "@/lib/client/pet-cache";
 import type { Pet, PetStatus } from "@/lib/pets/schema";
 import { staffErrorMessage } from "@/lib/pets/staff-messages";
@@ -157,6 +158,7 @@ function useColleagueChanges(id: string, sending: boolean) {
   const editing = useRef(false);
   const [notice, setNotice] = useState<{ message: string; current: VersionedPet }>();
   const onEditing = useCallback((now: boolean) => void (editing.current = now), []);
+  const isEditing = useCallback(() => editing.current, []);
   const shownTag = () => client.getQueryData<VersionedPet>(petQueryKey(id))?.etag;
   const changed = useEffectEvent(async () => {
     if (sending) return; // this panel's own change: its answer shows it
@@ -186,19 +188,72 @@ function useColleagueChanges(id: string, sending: boolean) {
     setNotice(undefined);
   };
   const dropNotice = useCallback(() => setNotice(undefined), []);
-  return { notice: notice?.message, showCurrent, dropNotice, onEditing };
+  return { notice: notice?.message, showCurrent, dropNotice, onEditing, isEditing };
+}
+
+/** Where the panel covers the whole screen (Tailwind's `max-lg`, as its classes say). */
+const SHEET_QUERY = "(width < 64rem)";
+/** What stays usable over a sheet: the notifications (an Undo, a failure's words), above it on the screen. */
+const ABOVE_THE_SHEET = '[data-testid="notifications"]';
+
+/**
+ * On a phone the panel covers the screen: it is then a modal dialog (the attributes this returns), and everything it
+ * covers is inert, so neither Tab nor a screen reader reaches controls no one can see (WCAG 2.4.11), and the app's
+ * shortcuts wait as for any dialog. On a wide screen it is the side panel again, the page beside it usable.
+ */
+export function useSheetOnPhone(panel: RefObject<HTMLElement | null>): {
+  role?: "dialog";
+  "aria-modal"?: true;
+  [SHEET_ATTRIBUTE]?: "";
+} {
+  const [covering, setCovering] = useState(false);
+  useEffect(() => {
+    const sheet = window.matchMedia(SHEET_QUERY);
+    const follow = () => setCovering(sheet.matches);
+    follow();
+    sheet.addEventListener("change", follow);
+    return () => sheet.removeEventListener("change", follow);
+  }, []);
+  useEffect(() => (covering && panel.current ? inertAround(panel.current) : undefined), [covering, panel]);
+  return covering ? { role: "dialog", "aria-modal": true, [SHEET_ATTRIBUTE]: "" } : {};
+}
+
+/** Makes inert everything on the page but `element`, its ancestors and the notifications; returns the undoing. */
+function inertAround(element: HTMLElement): () => void {
+  const madeInert: HTMLElement[] = [];
+  for (let node = element; node.parentElement && node !== document.body; node = node.parentElement) {
+    for (const sibling of node.parentElement.children) {
+      if (sibling === node || !(sibling instanceof HTMLElement) || sibling.inert) continue;
+      if (sibling.matches(ABOVE_THE_SHEET) || sibling.querySelector(ABOVE_THE_SHEET)) continue;
+      sibling.inert = true;
+      madeInert.push(sibling);
+    }
+  }
+  return () => {
+    for (const each of madeInert) each.inert = false;
+  };
 }
 
 /**
- * Escape closes the panel, as its Close link does; not from a text input (a draft would be lost) or while a
- * dialog of the panel is open (Escape closes the dialog).
+ * Escape closes the panel, as its Close link does: from the panel, from the catalogue's table (a row the `j` and `k`
+ * shortcuts moved to) or with the focus nowhere. Not from a text input (a draft would be lost), except the edit
+ * form's name with nothing changed (where the `e` shortcut puts the focus), nor while a dialog of the panel is open
+ * (Escape closes the dialog).
  */
-export function useCloseOnEscape(panel: RefObject<HTMLElement | null>, closeHref: string, dialogOpen: boolean) {
+export function useCloseOnEscape(
+  panel: RefObject<HTMLElement | null>,
+  closeHref: string,
+  dialogOpen: boolean,
+  isEditing: () => boolean,
+) {
   const navigate = useNavigate();
   const closeOnEscape = useEffectEvent((event: KeyboardEvent) => {
     const target = event.target instanceof Element ? event.target : null;
-    if (event.key !== "Escape" || event.defaultPrevented || dialogOpen) return;
-    if (!target || !panel.current?.contains(target) || target.closest("input, select, textarea")) return;
+    if (event.key !== "Escape" || event.defaultPrevented || dialogOpen || !target) return;
+    const inPanel = panel.current?.contains(target);
+    if (!inPanel && target !== document.body && !target.closest("tbody tr")) return;
+    const unchangedName = target.id === EDIT_NAME_ID && !isEditing();
+    if (target.closest("input:not([type=checkbox]):not([type=radio]), select, textarea") && !unchangedName) return;
     navigate(closeHref);
   });
   useEffect(() => {
@@ -206,3 +261,6 @@ export function useCloseOnEscape(panel: RefObject<HTMLElement | null>, closeHref
     return () => document.removeEventListener("keydown", closeOnEscape);
   }, []);
 }
+
+/** The edit form's name field (NameAndCategoryFields with the prefix "edit-"). */
+const EDIT_NAME_ID = "edit-pet-name";

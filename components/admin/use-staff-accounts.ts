@@ -2,9 +2,9 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState, type RefObject } from "react";
-import { newStaffSchema, staffPasswordSchema } from "@/lib/auth/staff-schema";
+import { newStaffSchema, staffPasswordBodySchema, type NewStaff } from "@/lib/auth/staff-schema";
 import { AdminRequestError } from "@/lib/client/admin-api";
-import { byField, type FormErrors } from "@/lib/client/pet-form";
+import { byField, staffFieldErrors, type FormErrors } from "@/lib/client/pet-form";
 import {
   changeStaffState,
   createStaffAccount,
@@ -15,7 +15,7 @@ import {
   type StaffAccount,
   type StaffRole,
 } from "@/lib/client/staff-api";
-import { fieldErrors } from "@/lib/http/validation";
+import { staffAccountMessages } from "@/lib/pets/staff-messages";
 
 // The Staff page's data: the accounts, the changes made to one (with the confirmation some ask first), a new
 // password, and adding an account. Every change reads the accounts again; a refusal keeps the server's message and
@@ -100,13 +100,17 @@ export function useAccountChanges(account: StaffAccount, heading: RefObject<HTML
   return { outcome, setOutcome, confirming, pending: change.isPending, run, ask, confirm, confirmClosed };
 }
 
-/** A new password for an account, typed twice or generated; setting it ends the account's sessions. */
-export function usePasswordReset(account: StaffAccount, onDone: (outcome: Outcome) => void) {
+/**
+ * A new password for an account, typed twice or generated; setting it ends the account's sessions. A generated
+ * password not yet copied stays shown once set (`saved`, `stayOpen`), until the admin says they have copied it.
+ */
+export function usePasswordReset(account: StaffAccount, onDone: (outcome: Outcome, stayOpen: boolean) => void) {
   const queryClient = useQueryClient();
   const [password, setPassword] = useState("");
   const [again, setAgain] = useState("");
   const [generated, setGenerated] = useState(false);
   const [copied, setCopied] = useState(false);
+  const [saved, setSaved] = useState(false);
   const [errors, setErrors] = useState<FormErrors<"password" | "again">>({});
   const [requestId, setRequestId] = useState<string>();
 
@@ -115,14 +119,19 @@ export function usePasswordReset(account: StaffAccount, onDone: (outcome: Outcom
     setAgain("");
     setGenerated(false);
     setCopied(false);
+    setSaved(false);
     setErrors({});
     setRequestId(undefined);
   };
 
   const mutation = useMutation({
-    mutationFn: (newPassword: string) => resetStaffPassword(account.id, newPassword),
-    onSuccess: async (changed) => {
-      onDone({ kind: "done", message: `New password set for ${changed.email}; their sessions were ended.` });
+    mutationFn: (input: { password: string; stayOpen: boolean }) => resetStaffPassword(account.id, input.password),
+    onSuccess: async (changed, input) => {
+      setSaved(input.stayOpen);
+      onDone(
+        { kind: "done", message: `New password set for ${changed.email}; their sessions were ended.` },
+        input.stayOpen,
+      );
       await queryClient.invalidateQueries({ queryKey: STAFF_QUERY_KEY });
     },
     onError: (error) => {
@@ -136,13 +145,18 @@ export function usePasswordReset(account: StaffAccount, onDone: (outcome: Outcom
   });
 
   const submit = () => {
-    if (mutation.isPending) return;
+    if (mutation.isPending || saved) return;
     setRequestId(undefined);
-    const result = staffPasswordSchema.safeParse(password);
-    if (!result.success) return setErrors({ password: [result.error.issues[0].message] });
-    if (!generated && again !== password) return setErrors({ again: ["the two passwords differ"] });
+    const body = { password };
+    const result = staffPasswordBodySchema.safeParse(body);
+    if (!result.success) {
+      return setErrors(byField(["password"] as const, staffFieldErrors(result.error, body, staffAccountMessages)));
+    }
+    if (!generated && again !== password) {
+      return setErrors({ again: ["The two passwords differ: type the same password in both fields."] });
+    }
     setErrors({});
-    mutation.mutate(password);
+    mutation.mutate({ password, stayOpen: generated && !copied });
   };
 
   const generate = (value: string) => {
@@ -153,27 +167,46 @@ export function usePasswordReset(account: StaffAccount, onDone: (outcome: Outcom
 
   const copy = () => void navigator.clipboard?.writeText(password).then(() => setCopied(true));
 
-  const form = { password, setPassword, again, setAgain, generated, generate, copied, copy, errors, requestId };
+  const form = { password, setPassword, again, setAgain, generated, generate, copied, copy, saved, errors, requestId };
   return { ...form, reset, submit, pending: mutation.isPending };
 }
 
 export const newStaffFields = ["email", "role", "password"] as const;
 type NewStaffField = (typeof newStaffFields)[number];
 
-/** Adding an account, validated in the browser by the endpoint's own schema. */
+/** An account just added; with the password when it was generated, which stays shown until copied. */
+export type AddedAccount = { account: StaffAccount; generatedPassword?: string };
+
+/**
+ * Adding an account, validated in the browser by the endpoint's own schema. A generated password outlives the
+ * form's reset: the admin has only seen it, so it stays on screen until they say they have copied it.
+ */
 export function useAddStaff(focus: (field: NewStaffField) => void) {
   const queryClient = useQueryClient();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<StaffRole>("staff");
-  const [password, setPassword] = useState("");
+  const [password, setTypedPassword] = useState("");
+  const [generated, setGenerated] = useState(false);
   const [errors, setErrors] = useState<FormErrors<NewStaffField>>({});
   const [requestId, setRequestId] = useState<string>();
-  const [added, setAdded] = useState<StaffAccount>();
+  const [added, setAdded] = useState<AddedAccount>();
+  // Generated passwords not yet copied, oldest first: adding another account does not take one away unseen.
+  const [uncopied, setUncopied] = useState<AddedAccount[]>([]);
+
+  const setPassword = (value: string) => {
+    setTypedPassword(value);
+    setGenerated(false);
+  };
+  const generate = (value: string) => {
+    setTypedPassword(value);
+    setGenerated(true);
+  };
 
   const mutation = useMutation({
-    mutationFn: createStaffAccount,
-    onSuccess: async (account) => {
-      setAdded(account);
+    mutationFn: (input: { account: NewStaff; generated: boolean }) => createStaffAccount(input.account),
+    onSuccess: async (account, input) => {
+      setAdded({ account });
+      if (input.generated) setUncopied((shown) => [...shown, { account, generatedPassword: input.account.password }]);
       setEmail("");
       setRole("staff");
       setPassword("");
@@ -194,17 +227,22 @@ export function useAddStaff(focus: (field: NewStaffField) => void) {
     if (mutation.isPending) return;
     setAdded(undefined);
     setRequestId(undefined);
-    const result = newStaffSchema.safeParse({ email, role, password });
+    const input = { email, role, password };
+    const result = newStaffSchema.safeParse(input);
     if (!result.success) {
-      const found = byField(newStaffFields, fieldErrors(result.error));
+      const found = byField(newStaffFields, staffFieldErrors(result.error, input, staffAccountMessages));
       setErrors(found);
       focus(found.email ? "email" : "password");
       return;
     }
     setErrors({});
-    mutation.mutate(result.data);
+    mutation.mutate({ account: result.data, generated });
   };
 
-  const values = { email, setEmail, role, setRole, password, setPassword };
-  return { ...values, errors, requestId, added, submit, pending: mutation.isPending };
+  /** The admin has copied the generated password of account `id`: it goes from the screen. */
+  const passwordCopied = (id: AddedAccount["account"]["id"]) =>
+    setUncopied((shown) => shown.filter((each) => each.account.id !== id));
+
+  const values = { email, setEmail, role, setRole, password, setPassword, generate };
+  return { ...values, errors, requestId, added, uncopied, submit, passwordCopied, pending: mutation.isPending };
 }

@@ -31,7 +31,7 @@ export async function forwardToV1(
     if (value !== null) headers.set(name, value);
   }
   const hasBody = request.method !== "GET" && request.method !== "HEAD";
-  // The body is streamed through, not buffered: /v1 enforces its 16 KiB limit on it as it reads.
+  // The body is streamed through, not buffered: /v1 enforces its limit (16 KiB; a batch 32 KiB) on it as it reads.
   const init: RequestInit & { duplex?: "half" } = {
     method: request.method,
     headers,

@@ -1,9 +1,8 @@
 import "server-only";
 import { z } from "zod";
-import type { ActivityRecord } from "@/lib/audit/activity-schema";
+import { activityPetFilterSchema, type ActivityRecord } from "@/lib/audit/activity-schema";
 import { AUDIT_ACTIONS, type AuditAction } from "@/lib/audit/record";
 import { db } from "@/lib/db/client";
-import { INT64_MAX } from "@/lib/http/int64";
 import { parseJson, stringifyJson } from "@/lib/http/json";
 
 // Reading the audit trail (lib/audit/record.ts writes it): pages of records newest first, each filter answered
@@ -32,11 +31,7 @@ export const activityFilterShape = {
     })
     .optional(),
   action: z.enum(AUDIT_ACTIONS, { error: `action must be one of ${AUDIT_ACTIONS.join(", ")}` }).optional(),
-  pet: z
-    .string()
-    .regex(/^[1-9][0-9]{0,18}$/, "pet must be a pet id, a positive integer")
-    .refine((digits) => !/^[0-9]+$/.test(digits) || BigInt(digits) <= INT64_MAX, `pet must be at most ${INT64_MAX}`)
-    .optional(),
+  pet: activityPetFilterSchema.optional(),
 };
 
 export const activityQuerySchema = z.strictObject(
@@ -255,6 +250,18 @@ export function summarise(record: Omit<ActivityRecord, "summary">): string {
         return `cancelled order #${shown(id)}: ${shown(label)}`;
       case "order.expired":
         return `expired order #${shown(id)}, its hold over: ${shown(label)}`;
+      case "webhook.created":
+        return `added the webhook endpoint ${shown(label)} (#${shown(id)})`;
+      case "webhook.disabled": {
+        const reason = typeof details.reason === "string" ? `: ${details.reason}` : "";
+        return `disabled the webhook endpoint ${shown(label)} (#${shown(id)})${reason}`;
+      }
+      case "webhook.enabled":
+        return `enabled the webhook endpoint ${shown(label)} (#${shown(id)})`;
+      case "webhook.deleted":
+        return `deleted the webhook endpoint ${shown(label)} (#${shown(id)})`;
+      case "webhook.secret_rotated":
+        return `rotated the secret of the webhook endpoint ${shown(label)} (#${shown(id)})`;
       default:
         return `${record.action} ${name}`;
     }

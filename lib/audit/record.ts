@@ -3,6 +3,7 @@ import { config } from "@/lib/config";
 import type { Transaction } from "@/lib/db/client";
 import { isEventType, recordEvents, type EventRecord } from "@/lib/events/outbox";
 import { stringifyJson } from "@/lib/http/json";
+import type { AuditAction } from "@/lib/audit/actions";
 
 // Writing the audit trail. Every change calls recordAudit with the transaction that makes the change, so the
 // record commits or rolls back with it: there is never a change without its record nor a record without its
@@ -27,33 +28,10 @@ export type AuditContext = {
   via?: { import: string; line: number };
 };
 
-export const AUDIT_ACTIONS = [
-  "pet.created",
-  "pet.updated",
-  "pet.deleted",
-  "pet.restored",
-  "api_key.created",
-  "api_key.revoked",
-  "api_key.made_admin_app",
-  "staff.created",
-  "staff.disabled",
-  "staff.enabled",
-  "staff.role_changed",
-  "staff.password_reset",
-  "staff.unlocked",
-  "staff.signed_in",
-  "staff.sign_in_failed",
-  "category.created",
-  "category.renamed",
-  "order.placed",
-  "order.approved",
-  "order.delivered",
-  "order.cancelled",
-  "order.expired",
-] as const;
-export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+// The catalogue of actions, with the words the Activity page shows for each, is lib/audit/actions.ts.
+export { AUDIT_ACTIONS, type AuditAction } from "@/lib/audit/actions";
 
-export type AuditTargetType = "pet" | "api_key" | "staff" | "category" | "order";
+export type AuditTargetType = "pet" | "api_key" | "staff" | "category" | "order" | "webhook";
 
 export type AuditEntry = {
   action: AuditAction;

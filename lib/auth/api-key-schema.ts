@@ -15,8 +15,16 @@ export const keyNameSchema = z
   .string({ error: "name is required" })
   .trim()
   .min(1, "name must not be empty")
-  .refine((name) => [...name].length <= KEY_NAME_MAX_LENGTH, `name must be at most ${KEY_NAME_MAX_LENGTH} characters`)
-  .refine((name) => !UNPRINTABLE.test(name), "name must contain printable characters only (no tabs or line breaks)");
+  // Each refinement names its rule (params.rule), which the keys page's staff message is keyed on
+  // (lib/pets/staff-messages.ts); the message is the key tool's and the endpoint's.
+  .refine((name) => [...name].length <= KEY_NAME_MAX_LENGTH, {
+    message: `name must be at most ${KEY_NAME_MAX_LENGTH} characters`,
+    params: { rule: "max_characters" },
+  })
+  .refine((name) => !UNPRINTABLE.test(name), {
+    message: "name must contain printable characters only (no tabs or line breaks)",
+    params: { rule: "printable" },
+  });
 
 /** The body of POST /admin/api/keys. */
 export const newKeySchema = z.strictObject(

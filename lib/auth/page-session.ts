@@ -6,13 +6,18 @@ import { sessionCookieName } from "@/lib/auth/cookies";
 import { sessionStaff } from "@/lib/auth/sessions";
 import { requestScheme } from "@/lib/http/forwarded";
 
+/** The signed-in staff member, if the request carries a live session (for a page anyone may see: the 404). */
+export async function signedInStaff(): Promise<SignedInStaff | undefined> {
+  const scheme = requestScheme({ headers: await headers(), url: "http://page.internal/" });
+  return sessionStaff((await cookies()).get(sessionCookieName(scheme))?.value);
+}
+
 /**
  * The signed-in staff member for an admin page, checked on the server by the page itself; without a
  * live session the page redirects to /sign-in, which returns to `returnTo` afterwards.
  */
 export async function requireStaff(returnTo: string): Promise<SignedInStaff> {
-  const scheme = requestScheme({ headers: await headers(), url: "http://page.internal/" });
-  const staff = await sessionStaff((await cookies()).get(sessionCookieName(scheme))?.value);
+  const staff = await signedInStaff();
   if (!staff) redirect(`/sign-in?next=${encodeURIComponent(returnTo)}`);
   return staff;
 }

@@ -13,17 +13,22 @@ export const CATEGORY_NAME_MAX_LENGTH = 100;
 export const categoryNameSchema = z
   .string({ error: (issue) => (issue.input === undefined ? "name is required" : "name must be a string") })
   .trim()
-  .refine((name) => name.length > 0, "name must not be empty")
-  .refine((name) => name.length === 0 || hasVisibleCharacter(name), `name ${NOT_ONLY_INVISIBLE}`)
-  .refine(
-    (name) => [...name].length <= CATEGORY_NAME_MAX_LENGTH,
-    `name must be at most ${CATEGORY_NAME_MAX_LENGTH} characters`,
-  )
+  // Each refinement names its rule (params.rule), which the Categories page's staff message is keyed on
+  // (lib/pets/staff-messages.ts); the message is the endpoints'.
+  .refine((name) => name.length > 0, { message: "name must not be empty", params: { rule: "not_blank" } })
+  .refine((name) => name.length === 0 || hasVisibleCharacter(name), {
+    message: `name ${NOT_ONLY_INVISIBLE}`,
+    params: { rule: "visible" },
+  })
+  .refine((name) => [...name].length <= CATEGORY_NAME_MAX_LENGTH, {
+    message: `name must be at most ${CATEGORY_NAME_MAX_LENGTH} characters`,
+    params: { rule: "max_characters" },
+  })
   // Lone surrogates cannot be stored as UTF-8, and control characters have no place in a name.
   .refine(
     // eslint-disable-next-line no-control-regex -- matching control characters is the point
     (name) => name.isWellFormed() && !/[\u0000-\u001f\u007f-\u009f]/.test(name),
-    "name must be text without control characters",
+    { message: "name must be text without control characters", params: { rule: "plain_text" } },
   )
   .meta({
     description:

@@ -29,7 +29,7 @@ export type CategoryCount = { id: bigint; pets: number };
 
 /**
  * How many pets each categoryId holds, named or not: one GROUP BY that both databases answer from the
- * pets_category_id_idx index alone (an index-only scan; it reads each pet's index entry once, not the table, and not
+ * pets_category_id_id_idx index alone (an index-only scan; it reads each pet's index entry once, not the table, and not
  * once per category).
  */
 export async function countPetsByCategory(tx: Transaction = db()): Promise<CategoryCount[]> {

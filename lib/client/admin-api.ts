@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { errorAnswerSchema, type FieldError } from "@/lib/http/errors";
+import { petBatchResultSchema, type PetBatch, type PetBatchResult } from "@/lib/pets/batch-schema";
 import { parseJson, stringifyJson } from "@/lib/http/json";
 import {
   petCountsAnswerSchema,
@@ -166,6 +167,19 @@ export async function deletePet(id: bigint | string, etag?: string): Promise<voi
  */
 export async function restorePet(id: bigint | string): Promise<VersionedPet> {
   return versioned(await callFor(petSchema, `/admin/api/pets/${String(id)}/restore`, { method: "POST" }));
+}
+
+/**
+ * One change to many pets (batchPets), atomic: all of them or, with 409 `batch_refused`, none, its `errors[]` naming
+ * each pet in the way by its place in `ids` (`ids.3`).
+ */
+export async function batchPets(batch: PetBatch): Promise<PetBatchResult> {
+  const { body } = await callFor(petBatchResultSchema, "/admin/api/pets/batch", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: stringifyJson(batch),
+  });
+  return body;
 }
 
 export async function signIn(email: string, password: string): Promise<void> {

@@ -82,13 +82,3 @@ export function movesOf(status: OrderStatus): OrderTransition[] {
   if (status === "approved") return ["deliver", "cancel"];
   return [];
 }
-
-/** A time as staff read it: "12 Dec, 14:00", in the browser's zone. */
-export function shortTime(iso: string): string {
-  return new Date(iso).toLocaleString("en-GB", {
-    day: "numeric",
-    month: "short",
-    hour: "2-digit",
-    minute: "2-digit",
-  });
-}

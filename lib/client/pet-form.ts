@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { FieldError } from "@/lib/http/errors";
-import { staffIssueMessages, staffRefusedField } from "@/lib/pets/staff-messages";
+import { staffIssueMessages, staffRefusedField, type StaffMessages } from "@/lib/pets/staff-messages";
 
 // What the add form and a pet's edit form share: reading the inputs' text as the API's members, and putting
 // the schema's (or the server's) field errors beside the inputs they name, in staff words
@@ -30,9 +30,12 @@ export function byField<F extends string>(fields: readonly F[], errors: FieldErr
   return grouped;
 }
 
-/** The schema's refusal of `input` as staff messages, by the member (path) each names. */
-export function staffFieldErrors(error: z.ZodError, input: unknown): FieldError[] {
-  return staffIssueMessages(error.issues, input).map(({ field, message }) => ({ path: field, message }));
+/**
+ * The schema's refusal of `input` as staff messages, by the member (path) each names: a pet's, or another form's
+ * with its own table (lib/pets/staff-messages.ts).
+ */
+export function staffFieldErrors(error: z.ZodError, input: unknown, messages?: StaffMessages): FieldError[] {
+  return staffIssueMessages(error.issues, input, messages).map(({ field, message }) => ({ path: field, message }));
 }
 
 /**

@@ -35,6 +35,8 @@ const unavailableSystemCodes = new Set([
   "57P02",
   "57P03",
   "53300",
+  "40P01", // deadlock detected: one side is rolled back, and may try again
+  "40001", // serialization failure, likewise
 ]);
 
 /**

@@ -2,6 +2,7 @@ import "server-only";
 import type { Handler } from "@/lib/http/api-route";
 import { liveStream } from "@/lib/events/live";
 import { eventAfterSchema } from "@/lib/events/schema";
+import { sessionStaff } from "@/lib/auth/sessions";
 import type { SignedInCaller } from "@/lib/admin/guard";
 
 /**
@@ -16,7 +17,7 @@ function resumeAfter(request: Request, url: URL): bigint | undefined {
 
 // GET /admin/api/events — streamEvents: every change as a server-sent event, for the admin app to refetch what it
 // shows. A Last-Event-ID (or after) that is not an event id starts at the newest, as a first connection does.
-export const liveEventsHandler: Handler<SignedInCaller> = async ({ request, url }) => {
+export const liveEventsHandler: Handler<SignedInCaller> = async ({ request, url, caller }) => {
   const headers = {
     "Content-Type": "text/event-stream; charset=utf-8",
     "Cache-Control": "no-store",
@@ -25,5 +26,6 @@ export const liveEventsHandler: Handler<SignedInCaller> = async ({ request, url 
   };
   // HEAD gets the headers alone: a stream made for it would never be read nor cancelled, and never end.
   if (request.method === "HEAD") return new Response(null, { headers });
-  return new Response(liveStream(resumeAfter(request, url), request.signal), { headers });
+  const sessionLives = async () => (await sessionStaff(caller.sessionToken))?.id === caller.staff.id;
+  return new Response(liveStream(resumeAfter(request, url), request.signal, sessionLives), { headers });
 };

@@ -12,6 +12,8 @@ import { listEvents, type StoredEvent } from "@/lib/events/store";
 export const POLL_MS = 500;
 /** What a reconnecting stream is sent at most of what it missed; past that it is told to read everything again. */
 export const BACKLOG_LIMIT = 500;
+/** How often an open stream checks that its staff session is still valid. */
+const SESSION_CHECK_MS = 5000;
 /** A comment line this often keeps proxies from closing a quiet stream. */
 const HEARTBEAT_MS = 15_000;
 
@@ -83,7 +85,11 @@ function message(event: StoredEvent): string {
  * `reset` event: read everything again), then each new event as the poller reads it, and a heartbeat comment. Without
  * `after` it starts at the newest event. Ends when the client goes (`signal`) or the server shuts down.
  */
-export function liveStream(after: bigint | undefined, signal: AbortSignal): ReadableStream<Uint8Array> {
+export function liveStream(
+  after: bigint | undefined,
+  signal: AbortSignal,
+  stillAllowed: () => Promise<boolean> = () => Promise.resolve(true),
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let stop = () => {};
   return new ReadableStream<Uint8Array>(
@@ -113,10 +119,18 @@ export function liveStream(after: bigint | undefined, signal: AbortSignal): Read
         if (signal.aborted) return controller.close();
         const unwatch = watch(stream);
         const heartbeat = setInterval(() => write(": heartbeat\n\n"), HEARTBEAT_MS);
+        // A session signed out, expired or disabled meanwhile ends the stream; the page's reconnection is refused.
+        const recheck = setInterval(() => {
+          stillAllowed().then(
+            (allowed) => allowed || stop(),
+            () => {}, // the database is away for a moment: the next check decides
+          );
+        }, SESSION_CHECK_MS);
         stop = () => {
           if (!open) return;
           open = false;
           clearInterval(heartbeat);
+          clearInterval(recheck);
           unwatch();
           try {
             controller.close();

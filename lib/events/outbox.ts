@@ -38,8 +38,8 @@ function queueOf(tx: Transaction): PendingWrite[] {
   return queue;
 }
 
-/** A time as Prisma writes it in each database. */
-function timeText(at: Date): string {
+/** A time as Prisma writes it in each database (PostgreSQL's timestamp(3) takes it too, ignoring the offset). */
+export function timeText(at: Date): string {
   return at.toISOString().replace("Z", "+00:00");
 }
 

@@ -29,12 +29,16 @@ function isJsonMediaType(essence: string): boolean {
 export const MERGE_PATCH_TYPES = ["application/merge-patch+json", "application/json"];
 
 /**
- * Reads a JSON request body of at most 16 KiB, nested at most MAX_JSON_DEPTH deep. A declared length over
- * the limit is refused before any of the body is read; an undeclared one as soon as it passes the limit or
- * the depth. `mediaTypes` narrows the accepted types (else any JSON type); a body of another type is a 415
- * that lists them in Accept-Patch.
+ * Reads a JSON request body of at most `limit` bytes (16 KiB unless an operation needs more), nested at most
+ * MAX_JSON_DEPTH deep. A declared length over the limit is refused before any of the body is read; an undeclared
+ * one as soon as it passes the limit or the depth. `mediaTypes` narrows the accepted types (else any JSON type); a
+ * body of another type is a 415 that lists them in Accept-Patch.
  */
-export async function readJsonBody(request: Request, mediaTypes?: string[]): Promise<{ json: unknown; text: string }> {
+export async function readJsonBody(
+  request: Request,
+  mediaTypes?: string[],
+  limit = BODY_LIMIT_BYTES,
+): Promise<{ json: unknown; text: string }> {
   const type = mediaTypeOf(request.headers.get("content-type"));
   if (mediaTypes ? !mediaTypes.includes(type) : !isJsonMediaType(type)) {
     if (!mediaTypes) throw new Refusal("unsupported_media_type");
@@ -43,8 +47,12 @@ export async function readJsonBody(request: Request, mediaTypes?: string[]): Pro
       headers: { "Accept-Patch": mediaTypes.join(", ") },
     });
   }
+  const tooLarge = () =>
+    limit === BODY_LIMIT_BYTES
+      ? new Refusal("payload_too_large")
+      : new Refusal("payload_too_large", { message: `The request body is larger than ${limit / 1024} KiB.` });
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > BODY_LIMIT_BYTES) throw new Refusal("payload_too_large");
+  if (declared > limit) throw tooLarge();
 
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -59,9 +67,9 @@ export async function readJsonBody(request: Request, mediaTypes?: string[]): Pro
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
       // The depth is judged on the first 16 KiB whatever the chunks' sizes, so the same body always gets
       // the same answer. The rest is left unread: the HTTP layer drains a little of it, then closes.
-      if (!depth.feed(chunk.value.subarray(0, BODY_LIMIT_BYTES - size))) throw tooDeep();
+      if (!depth.feed(chunk.value.subarray(0, Math.max(0, BODY_LIMIT_BYTES - size)))) throw tooDeep();
       size += chunk.value.byteLength;
-      if (size > BODY_LIMIT_BYTES) throw new Refusal("payload_too_large");
+      if (size > limit) throw tooLarge();
       chunks.push(chunk.value);
     }
   }

@@ -21,7 +21,7 @@ export const errorCodes = {
     status: 400,
     message: "The query string is invalid.",
     when:
-      "a bad `limit`, `status`, `q`, `sort` or `cursor` (or one from another `sort`), an unknown " +
+      "a bad `limit`, `status`, `categoryId`, `q`, `sort` or `cursor` (or one from another `sort`), an unknown " +
       "parameter, or one given twice",
   },
   invalid_path: {
@@ -84,10 +84,19 @@ export const errorCodes = {
       "updatePet changing `status`, or deletePet, while a placed or approved order holds the pet (the message names " +
       "the order); deliver, cancel or let the order expire first",
   },
+  batch_refused: {
+    status: 409,
+    message: "Nothing was changed: some of the pets named stand in the way. Leave them out and send the batch again.",
+    when:
+      "batchPets: a pet named does not exist (or was deleted), or an open order holds a pet whose status would " +
+      "change or that would be deleted; `errors[]` names each by its place in `ids` (`ids.3`), and nothing changed",
+  },
   payload_too_large: {
     status: 413,
     message: "The request body is larger than 16 KiB.",
-    when: "the body is over 16 KiB (refused from `Content-Length` before reading, or as soon as it passes)",
+    when:
+      "the body is over 16 KiB (batchPets: 32 KiB), refused from `Content-Length` before reading, or as soon as " +
+      "it passes",
   },
   unsupported_media_type: {
     status: 415,
@@ -203,6 +212,18 @@ export const errorCodes = {
   category_named: {
     status: 409,
     message: "This category id already has a name: rename that category instead.",
+    adminOnly: true,
+  },
+  webhook_url_refused: {
+    status: 400,
+    message:
+      "This URL cannot be a webhook endpoint: it must be http or https, without a user name or password, and " +
+      "reach a public address.",
+    adminOnly: true,
+  },
+  webhook_endpoints_full: {
+    status: 409,
+    message: "A store has at most 50 webhook endpoints: delete one before adding another.",
     adminOnly: true,
   },
   admin_key_refused: {

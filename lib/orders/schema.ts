@@ -31,16 +31,21 @@ export const customerNameSchema = z
     error: (issue) => (issue.input === undefined ? "customerName is required" : "customerName must be a string"),
   })
   .trim()
-  .refine((name) => name.length > 0, "customerName must not be empty")
-  .refine((name) => name.length === 0 || hasVisibleCharacter(name), `customerName ${NOT_ONLY_INVISIBLE}`)
-  .refine(
-    (name) => [...name].length <= CUSTOMER_NAME_MAX_LENGTH,
-    `customerName must be at most ${CUSTOMER_NAME_MAX_LENGTH} characters`,
-  )
-  .refine(
-    (name) => name.isWellFormed() && !CONTROL_CHARACTERS.test(name),
-    "customerName must be text without control characters",
-  )
+  // Each refinement names its rule (params.rule), which the order form's staff message is keyed on
+  // (lib/pets/staff-messages.ts); the message is /v1's.
+  .refine((name) => name.length > 0, { message: "customerName must not be empty", params: { rule: "not_blank" } })
+  .refine((name) => name.length === 0 || hasVisibleCharacter(name), {
+    message: `customerName ${NOT_ONLY_INVISIBLE}`,
+    params: { rule: "visible" },
+  })
+  .refine((name) => [...name].length <= CUSTOMER_NAME_MAX_LENGTH, {
+    message: `customerName must be at most ${CUSTOMER_NAME_MAX_LENGTH} characters`,
+    params: { rule: "max_characters" },
+  })
+  .refine((name) => name.isWellFormed() && !CONTROL_CHARACTERS.test(name), {
+    message: "customerName must be text without control characters",
+    params: { rule: "plain_text" },
+  })
   .meta({
     description:
       `Who buys the pet: 1 to ${CUSTOMER_NAME_MAX_LENGTH} characters once spaces around it are trimmed, with a ` +

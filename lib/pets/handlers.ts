@@ -5,7 +5,7 @@ import { json, jsonText, type HandlerContext, type Handler } from "@/lib/http/ap
 import { Refusal } from "@/lib/refusal";
 import { parseOrThrow, pathParam } from "@/lib/http/validation";
 import { idempotency } from "@/lib/idempotency";
-import { decodeCursor, nextPageLink, type CursorPosition } from "@/lib/pets/cursor";
+import { decodeCursor, nextPageLink, positionOf, type CursorPosition } from "@/lib/pets/cursor";
 import { getPetDeprecation } from "@/lib/pets/deprecation";
 import { stringifyPet, stringifyPets } from "@/lib/pets/json";
 import {
@@ -76,21 +76,28 @@ export function afterOf(cursor: string, sort: PetSort): CursorPosition {
 // GET /v1/pets — listPets
 export const listPetsHandler: Handler<ApiClient> = async ({ url }) => {
   const query = parseOrThrow(listPetsQuerySchema, queryOf(url), "invalid_query", "Invalid query");
-  const { limit, status, q, sort } = query;
+  const { limit, status, categoryId: categoryIds, q, sort } = query;
   const after = query.cursor === undefined ? undefined : afterOf(query.cursor, sort);
-  const page = await listPets({ limit, status, q, sort, after });
+  const page = await listPets({ limit, status, categoryIds, q, sort, after });
   const last = page.pets.at(-1);
   // The next page keeps the query as given: a sort that was left out stays out (the default, oldest first).
-  const kept = { limit: String(limit), status, q, sort: url.searchParams.has("sort") ? sort : undefined };
+  // The cursor is a position in the order alone, so it continues any filters: the Link carries them.
+  const kept = {
+    limit: String(limit),
+    status,
+    categoryId: categoryIds?.join(","),
+    q,
+    sort: url.searchParams.has("sort") ? sort : undefined,
+  };
   const headers: Record<string, string> =
-    page.more && last ? { Link: nextPageLink(url.pathname, kept, { sort, id: last.id, name: last.name }) } : {};
+    page.more && last ? { Link: nextPageLink(url.pathname, kept, positionOf(sort, last)) } : {};
   return jsonText(stringifyPets(page.pets), { headers });
 };
 
 // GET /v1/pets/counts — countPets
 export const countPetsHandler: Handler<ApiClient> = async ({ url }) => {
   const query = parseOrThrow(countPetsQuerySchema, queryOf(url), "invalid_query", "Invalid query");
-  return json(await countPets(query.q));
+  return json(await countPets({ q: query.q, categoryIds: query.categoryId }));
 };
 
 // POST /v1/pets — createPet

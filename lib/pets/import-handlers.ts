@@ -6,7 +6,14 @@ import { json, type Handler } from "@/lib/http/api-route";
 import { Refusal } from "@/lib/refusal";
 import { clientAddress } from "@/lib/http/forwarded";
 import { pathParam } from "@/lib/http/validation";
-import { applyImport, badRowsCsv, dryRunImport, IMPORT_LIMIT_BYTES, IMPORT_LIMIT_MESSAGE } from "@/lib/pets/import";
+import {
+  applyImport,
+  badRowsCsv,
+  dryRunImport,
+  importProgress,
+  IMPORT_LIMIT_BYTES,
+  IMPORT_LIMIT_MESSAGE,
+} from "@/lib/pets/import";
 
 // The catalogue's CSV import endpoints, for any signed-in staff member (as adding a pet one at a time is): the
 // dry run, the apply, and the bad rows as a CSV. Each takes the file itself as the request body, as the browser
@@ -41,6 +48,10 @@ export const applyImportHandler: Handler<SignedInCaller> = async ({ request, req
   };
   return json(await applyImport(importId, bytes, staff, audit));
 };
+
+// GET /admin/api/pets/imports/{importId} — how many of its rows have their pet, polled while an apply runs
+export const importProgressHandler: Handler<SignedInCaller> = async ({ params }) =>
+  json(await importProgress(pathParam(params, "importId", importIdSchema)));
 
 // POST /admin/api/pets/imports/bad-rows — the file's invalid rows, with an error column, to fix and import again
 export const badRowsHandler: Handler<SignedInCaller> = async ({ request }) => {

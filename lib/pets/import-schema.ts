@@ -33,3 +33,13 @@ export const importReportSchema = z.object({
   toCreate: smallIntegerSchema,
 });
 export type ImportReport = z.output<typeof importReportSchema>;
+
+/** How far an import has got, read while it is applied: its lines done so far (by any apply of the file). */
+export const importProgressSchema = z.object({
+  importId: z.string(),
+  /** Valid rows that have their pet. */
+  done: smallIntegerSchema,
+  /** Whether an apply has gone through every valid row. */
+  completed: z.boolean(),
+});
+export type ImportProgress = z.output<typeof importProgressSchema>;

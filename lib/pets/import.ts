@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { AuditContext } from "@/lib/audit/record";
-import type { ImportReport, RowProblem } from "@/lib/pets/import-schema";
+import type { ImportProgress, ImportReport, RowProblem } from "@/lib/pets/import-schema";
 import { categoryNameKey } from "@/lib/categories/schema";
 import { listCategories } from "@/lib/categories/store";
 import { candidate } from "@/lib/client/pet-form";
@@ -338,6 +338,18 @@ export async function applyImport(
   }
   await db().petImport.updateMany({ where: { id, completedAt: null }, data: { completedAt: new Date() } });
   return report(file, id, valid.length - created, created);
+}
+
+/**
+ * How many lines of an import have their pet, for the progress an apply shows while it runs: each batch commits
+ * its lines with its pets, so this counts whole batches. An import not yet claimed by an apply has none done.
+ */
+export async function importProgress(importId: string): Promise<ImportProgress> {
+  const [done, petImport] = await Promise.all([
+    db().petImportRow.count({ where: { importId } }),
+    db().petImport.findUnique({ where: { id: importId }, select: { completedAt: true } }),
+  ]);
+  return { importId, done, completed: petImport?.completedAt != null };
 }
 
 /** The file's invalid rows as a CSV to fix and import again: its header and their fields, with an error column. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { int64Schema, positiveInt64Text, smallIntegerSchema } from "@/lib/http/int64";
+import { int64Schema, INT64_MAX, INT64_MIN, positiveInt64Text, smallIntegerSchema } from "@/lib/http/int64";
 import { hasVisibleCharacter, NOT_ONLY_INVISIBLE } from "@/lib/visible-text";
 
 // The pet resource's one set of rules. The /v1 handlers validate with these, the admin form validates
@@ -111,16 +111,19 @@ export const petSearchSchema = z
 /**
  * listPets' orders, as JSON:API writes a sort: a member's name, ascending, or with `-` in front, descending.
  * `id` is the order of adding (oldest first), `-id` newest first; `name` ignores the case of ASCII letters and
- * compares other characters by code point, the same on both databases. Ties are broken by id, in the same
- * direction, so every order is total.
+ * compares other characters by code point, the same on both databases. `status` is available, pending, sold,
+ * then the pets without a status; `category` is by categoryId, numerically. Ties are broken by id, in the same
+ * direction, so every order is total, and each descending order is its ascending one reversed exactly.
  */
-export const petSorts = ["id", "-id", "name", "-name"] as const;
+export const petSorts = ["id", "-id", "name", "-name", "status", "-status", "category", "-category"] as const;
 export const petSortSchema = z.enum(petSorts, { error: `sort must be one of ${petSorts.join(", ")}` }).meta({
   id: "PetSort",
   description:
     "The order of a list of pets: `id` oldest first (the default), `-id` newest first, `name` A to Z, `-name` " +
-    "Z to A. Names compare ignoring the case of ASCII letters, other characters by code point; pets with the " +
-    "same name follow in id order (descending for `-name`).",
+    "Z to A, `status` available, pending, sold and then the pets without a status (`-status` the reverse: those " +
+    "without first), `category` by categoryId, smallest first (`-category` largest first). Names compare ignoring " +
+    "the case of ASCII letters, other characters by code point. Pets with the same name, status or categoryId " +
+    "follow in id order (descending for a descending order).",
 });
 export type PetSort = z.infer<typeof petSortSchema>;
 
@@ -146,10 +149,62 @@ export const listCursorSchema = z
       "continues only the order it was issued in.",
   });
 
+/** listPets' `status`: a status, or `none` for the pets without one. */
+export const petStatusFilters = [...petStatuses, "none"] as const;
+export const petStatusFilterSchema = z.enum(petStatusFilters, {
+  error: `status must be one of ${petStatusFilters.join(", ")}`,
+});
+export type PetStatusFilter = z.infer<typeof petStatusFilterSchema>;
+
+/** How many categories one list can be filtered by. */
+export const CATEGORY_FILTER_MAX = 20;
+
+/**
+ * `categoryId` of listPets, countPets and exportPets: one category id or several, comma-separated (`3,7`), each a
+ * decimal int64 as a pet's categoryId may be any, at most CATEGORY_FILTER_MAX of them; repeats count once. The
+ * ids come back ascending. One parameter rather than a repeated one: every list refuses a parameter given twice.
+ */
+export const categoryFilterSchema = z
+  .string()
+  .transform((text, context) => {
+    const items = text.split(",");
+    const bad = items.find((item) => !/^(0|-?[1-9][0-9]{0,18})$/.test(item) || !fitsInt64(BigInt(item)));
+    if (bad !== undefined) {
+      context.addIssue({
+        code: "custom",
+        message:
+          `categoryId must be integers from ${INT64_MIN} to ${INT64_MAX}, comma-separated; ` +
+          `"${bad.slice(0, 30)}" is not`,
+      });
+      return z.NEVER;
+    }
+    const ids = [...new Set(items.map((item) => BigInt(item)))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    if (ids.length > CATEGORY_FILTER_MAX) {
+      context.addIssue({ code: "custom", message: `categoryId must name at most ${CATEGORY_FILTER_MAX} categories` });
+      return z.NEVER;
+    }
+    return ids;
+  })
+  .meta({
+    type: "string",
+    pattern: "^-?[0-9]+(,-?[0-9]+)*$",
+    examples: ["3", "3,7"],
+    description:
+      `Only pets of these categories: one categoryId, or up to ${CATEGORY_FILTER_MAX} comma-separated (\`3,7\`), ` +
+      "each an int64.",
+  });
+
+function fitsInt64(id: bigint): boolean {
+  return id >= INT64_MIN && id <= INT64_MAX;
+}
+
 export const listPetsQuerySchema = z.strictObject(
   {
     limit: listLimitSchema("pets"),
-    status: petStatusSchema.optional().meta({ description: "Only pets with this status." }),
+    status: petStatusFilterSchema
+      .optional()
+      .meta({ description: "Only pets with this status; `none`: only pets without a status." }),
+    categoryId: categoryFilterSchema.optional(),
     q: petSearchSchema.optional().meta({
       description:
         `Only pets whose name contains this text, ignoring case (1 to ${SEARCH_MAX_LENGTH} characters). ` +
@@ -157,7 +212,9 @@ export const listPetsQuerySchema = z.strictObject(
     }),
     sort: petSortSchema.default("id").meta({
       description:
-        "The order: `id` (oldest first, the default), `-id` (newest first), `name` (A to Z) or `-name` (Z to A).",
+        "The order: `id` (oldest first, the default), `-id` (newest first), `name` (A to Z), `-name` (Z to A), " +
+        "`status` (available, pending, sold, then none), `-status` (the reverse), `category` (by categoryId, " +
+        "smallest first) or `-category` (largest first). See PetSort.",
     }),
     cursor: listCursorSchema,
   },
@@ -169,6 +226,12 @@ export const SEARCH_COUNT_LIMIT = 10_000;
 
 export const countPetsQuerySchema = z.strictObject(
   {
+    categoryId: categoryFilterSchema.optional().meta({
+      description:
+        `Count only pets of these categories (one categoryId, or up to ${CATEGORY_FILTER_MAX} comma-separated), ` +
+        `as listPets' \`categoryId\`. At most ${SEARCH_COUNT_LIMIT.toLocaleString("en")} of their pets are ` +
+        "counted: beyond, `exact` is false and the numbers are lower bounds.",
+    }),
     q: petSearchSchema.optional().meta({
       description:
         `Count only pets whose name contains this text, ignoring case, as listPets' \`q\` (1 to ${SEARCH_MAX_LENGTH} ` +
@@ -184,14 +247,16 @@ const countSchema = z.number().int().min(0);
 /** countPets' answer. */
 export const petCountsSchema = z
   .object({
-    total: countSchema.meta({ description: "How many pets there are (that match `q`, when given)." }),
+    total: countSchema.meta({
+      description: "How many pets there are (that match `q` and `categoryId`, when given).",
+    }),
     byStatus: z
       .object({ available: countSchema, pending: countSchema, sold: countSchema, none: countSchema })
       .meta({ description: "The same, by status; `none` counts the pets without a status." }),
     exact: z.boolean().meta({
       description:
-        "Always true without `q`. False when a search matched more pets than are counted: each number is then a " +
-        "lower bound.",
+        "Always true without `q` and `categoryId`. False when they matched more pets than are counted: each " +
+        "number is then a lower bound.",
     }),
   })
   .meta({ id: "PetCounts", description: "How many pets there are, by status." });
@@ -217,7 +282,7 @@ export const petIdSchema = positiveInt64Text("petId").meta({
 });
 
 /** exportPets' query: listPets' filters and order, without paging (the export is every pet of the view). */
-export const exportPetsQuerySchema = listPetsQuerySchema.pick({ status: true, q: true, sort: true });
+export const exportPetsQuerySchema = listPetsQuerySchema.pick({ status: true, categoryId: true, q: true, sort: true });
 
 /** The columns of a pets CSV, exported and imported, in order. */
 export const PET_CSV_COLUMNS = ["id", "name", "categoryId", "status", "category"] as const;

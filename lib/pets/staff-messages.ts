@@ -1,13 +1,18 @@
 import type { z } from "zod";
+import { KEY_NAME_MAX_LENGTH } from "@/lib/auth/api-key-schema";
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "@/lib/auth/staff-schema";
+import { CATEGORY_NAME_MAX_LENGTH } from "@/lib/categories/schema";
+import { CUSTOMER_EMAIL_MAX_LENGTH, CUSTOMER_NAME_MAX_LENGTH } from "@/lib/orders/schema";
 import { NAME_MAX_LENGTH, petStatuses } from "@/lib/pets/schema";
 
-// What the admin app tells staff, in their words, in one place. /v1 keeps its precise developer messages (the
-// schema's); the admin forms show these instead. Each message is keyed by the field and the rule that refused
-// it, never by the text of the schema's message:
-//   - a refinement names its rule in the issue (`params.rule`, set in lib/pets/schema.ts);
+// What the admin app tells staff, in their words, in one place: for a pet's forms, and for the forms of the API
+// keys, Categories, Staff and Webhooks pages and a pet's order form (one table each, below). /v1, the endpoints and
+// the command-line tools keep their precise developer messages (the schema's); the admin forms show these instead.
+// Each message is keyed by the field and the rule that refused it, never by the text of the schema's message:
+//   - a refinement names its rule in the issue (`params.rule`, set in the resource's schema.ts);
 //   - zod's own checks are known by their issue code (`too_big`, `invalid_value`, …), and a wrong type is told
 //     apart from a missing value (`required`) by the input at the issue's path.
-// tests/messages.test.ts walks every rule of the pet schemas (schemaRules) and fails when one has no message here.
+// tests/messages.test.ts walks every rule of each form's schema (schemaRules) and fails when one has no message here.
 // The same mapping serves the admin's API errors (staffErrorMessage), and the CSV import's report
 // (staffIssueMessages: one row's issues as column and message).
 
@@ -19,8 +24,17 @@ export const UNNAMED_REFINEMENT = "unnamed_refinement";
 
 const categoryNumber = "Choose a category: a category is a whole number, such as 1";
 
-/** By field (the issue's path, "" for the pet as a whole), then by rule. */
-const fieldMessages: Record<string, Record<Rule, string>> = {
+/** A message, or one made from the refused value (as it was typed, at the issue's path). */
+type Message = string | ((value: unknown) => string);
+
+/** A form's messages by field (the issue's path, "" for the body as a whole), then by rule. */
+export type StaffMessages = Record<string, Record<Rule, Message>>;
+
+/** How many characters a typed value has once trimmed, as the name rules count them. */
+const trimmedLength = (value: unknown) => (typeof value === "string" ? [...value.trim()].length : 0);
+
+/** A pet's add and edit forms, and the CSV import's report. */
+export const petMessages: StaffMessages = {
   "": {
     required: "Fill in the pet's details",
     invalid_type: "Fill in the pet's details",
@@ -53,9 +67,138 @@ const fieldMessages: Record<string, Record<Rule, string>> = {
   },
 };
 
-/** The staff message for a field's rule, or undefined when none is written (the rules test forbids that). */
-export function staffMessage(field: string, rule: Rule): string | undefined {
-  return fieldMessages[field]?.[rule];
+/** Only what the form sends: the whole body's rules, in case the page and the endpoint disagree. */
+const body = (what: string): Record<Rule, string> => ({
+  required: `Fill in the ${what}`,
+  invalid_type: `Fill in the ${what}`,
+  unrecognized_keys: `This is not something a ${what} has`,
+});
+
+/** A name as the keys and Categories pages take it: their rules differ from a pet's only in the length. */
+const nameMessages = (give: string, max: number): Record<Rule, Message> => ({
+  required: give,
+  invalid_type: give,
+  too_small: give,
+  not_blank: give,
+  visible: "Enter a name that can be seen: this one has only invisible characters.",
+  max_characters: (value) => `Use ${max} characters or fewer; this name has ${trimmedLength(value)}.`,
+  printable: "Use letters, digits and punctuation only: no tabs or line breaks.",
+  plain_text: "Remove control characters from the name.",
+});
+
+/** The API keys page's form: a new key's name. */
+export const keyMessages: StaffMessages = {
+  "": body("key"),
+  name: nameMessages("Give the key a name.", KEY_NAME_MAX_LENGTH),
+};
+
+/** The Categories page's forms: adding, renaming or naming an id. */
+export const categoryMessages: StaffMessages = {
+  "": body("category"),
+  id: {
+    required: "Choose the id to name.",
+    invalid_type: "A category's id is a whole number, such as 1.",
+    too_small: "This number is too small to be a category's id.",
+    too_big: "This number is too large to be a category's id.",
+  },
+  name: nameMessages("Give the category a name.", CATEGORY_NAME_MAX_LENGTH),
+};
+
+const emailExample = "Enter an email address such as name@example.com.";
+const passwordMessages: Record<Rule, Message> = {
+  required: `Enter a password of at least ${PASSWORD_MIN_LENGTH} characters.`,
+  invalid_type: `Enter a password of at least ${PASSWORD_MIN_LENGTH} characters.`,
+  too_small: (value) =>
+    `The password needs at least ${PASSWORD_MIN_LENGTH} characters; this one has ${String(value).length}.`,
+  too_big: (value) =>
+    `The password can have at most ${PASSWORD_MAX_LENGTH} characters; this one has ${String(value).length}.`,
+};
+
+/** The Staff page's forms: adding an account, and setting an account's password. */
+export const staffAccountMessages: StaffMessages = {
+  "": body("staff account"),
+  email: {
+    required: emailExample,
+    invalid_type: emailExample,
+    invalid_format: emailExample,
+    too_big: (value) => `An email address has at most 254 characters; this one has ${trimmedLength(value)}.`,
+  },
+  role: {
+    required: "Choose a role: staff or admin.",
+    invalid_type: "Choose a role: staff or admin.",
+    invalid_value: "Choose a role: staff or admin.",
+  },
+  password: passwordMessages,
+};
+
+const urlExample = "Enter the receiver's address, such as https://shop.example/webhooks.";
+
+/** The Webhooks page's form: a new endpoint's address (its event types are checkboxes, which cannot be wrong). */
+export const webhookMessages: StaffMessages = {
+  "": body("webhook endpoint"),
+  url: {
+    required: urlExample,
+    invalid_type: urlExample,
+    too_small: urlExample,
+    too_big: (value) => `Use an address of 2048 characters or fewer; this one has ${trimmedLength(value)}.`,
+  },
+};
+
+const customerName = "Enter the customer's name.";
+
+/**
+ * A pet's order form (the counter sale in its panel): the customer's name and email. The pet is the panel's, never
+ * typed; its rules have words only in case the page and the endpoint disagree.
+ */
+export const orderMessages: StaffMessages = {
+  "": body("order"),
+  petId: {
+    required: "This order has no pet. Reload the page, then try again.",
+    invalid_type: "This order's pet is not one of the catalogue's. Reload the page, then try again.",
+    too_small: "This order's pet is not one of the catalogue's. Reload the page, then try again.",
+    too_big: "This order's pet is not one of the catalogue's. Reload the page, then try again.",
+  },
+  customerName: {
+    required: customerName,
+    invalid_type: customerName,
+    not_blank: customerName,
+    visible: "Enter a name that can be seen: this one has only invisible characters.",
+    max_characters: (value) =>
+      `Use ${CUSTOMER_NAME_MAX_LENGTH} characters or fewer; this name has ${trimmedLength(value)}.`,
+    plain_text: "Remove control characters from the name: no tabs or line breaks.",
+  },
+  customerEmail: {
+    required: emailExample,
+    invalid_type: emailExample,
+    invalid_format: emailExample,
+    too_big: (value) =>
+      `An email address has at most ${CUSTOMER_EMAIL_MAX_LENGTH} characters; this one has ${trimmedLength(value)}.`,
+  },
+};
+
+/** The Activity page's filter: a pet's id. */
+export const activityFilterMessages: StaffMessages = {
+  "": body("filter"),
+  pet: {
+    required: "Enter a pet id, such as 12.",
+    invalid_type: "Enter a pet id, such as 12.",
+    invalid_format: "A pet id is a whole number of 1 or more, such as 12: digits only.",
+    int64: "No pet has an id this large.",
+  },
+};
+
+/**
+ * The staff message for a field's rule (made from the refused `value` where it says how long it is), or undefined
+ * when none is written (the rules test forbids that).
+ */
+export function staffMessage(
+  field: string,
+  rule: Rule,
+  messages: StaffMessages = petMessages,
+  value?: unknown,
+): string | undefined {
+  const message = messages[field]?.[rule];
+  return typeof message === "function" ? message(value) : message;
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
@@ -83,7 +226,11 @@ export type StaffFieldMessage = { field: string; message: string };
  * One parse's issues in staff words, one per field and rule, in the schema's order: the field (a form's input,
  * or an import's column) and what to do about it. An unknown member is one entry of its own, its field its name.
  */
-export function staffIssueMessages(issues: readonly z.core.$ZodIssue[], input: unknown): StaffFieldMessage[] {
+export function staffIssueMessages(
+  issues: readonly z.core.$ZodIssue[],
+  input: unknown,
+  messages: StaffMessages = petMessages,
+): StaffFieldMessage[] {
   const found: StaffFieldMessage[] = [];
   const push = (field: string, message: string) => {
     if (!found.some((entry) => entry.field === field && entry.message === message)) found.push({ field, message });
@@ -92,7 +239,7 @@ export function staffIssueMessages(issues: readonly z.core.$ZodIssue[], input: u
     const field = issue.path.map(String).join(".");
     const rule = ruleOf(issue, input);
     // Only a schema the rules test does not cover can reach the fallback.
-    const text = staffMessage(field, rule) ?? "Check this value";
+    const text = staffMessage(field, rule, messages, valueAt(input, issue.path)) ?? "Check this value";
     if (issue.code === "unrecognized_keys") {
       for (const key of issue.keys) push(field ? `${field}.${key}` : key, text);
     } else push(field, text);
@@ -102,7 +249,13 @@ export function staffIssueMessages(issues: readonly z.core.$ZodIssue[], input: u
 
 /** What the server refused in a field of a form that the form's own check had passed (an outdated page). */
 export function staffRefusedField(field: string): string {
-  const what: Record<string, string> = { name: "name", categoryId: "category", status: "status" };
+  const what: Record<string, string> = {
+    name: "name",
+    categoryId: "category",
+    status: "status",
+    customerName: "customer name",
+    customerEmail: "email address",
+  };
   return `The store refused this ${what[field] ?? "value"}; check it and save again`;
 }
 
@@ -172,8 +325,9 @@ const checkCodes: Record<string, Rule> = {
 export function schemaRules(schema: z.core.$ZodType, field = ""): { field: string; rule: Rule }[] {
   const def = schema._zod.def as z.core.$ZodTypeDef & Record<string, unknown>;
   const here = (rule: Rule) => ({ field, rule });
-  const checks = (def.checks ?? []).map((check) => {
+  const checks = (def.checks ?? []).flatMap((check) => {
     const checkDef = check._zod.def as { check: string; params?: { rule?: unknown } };
+    if (checkDef.check === "overwrite") return []; // trim(), toLowerCase(): they change, never refuse
     if (checkDef.check === "custom")
       return here(typeof checkDef.params?.rule === "string" ? checkDef.params.rule : UNNAMED_REFINEMENT);
     return here(checkCodes[checkDef.check] ?? `unknown_check:${checkDef.check}`);
@@ -206,6 +360,8 @@ export function schemaRules(schema: z.core.$ZodType, field = ""): { field: strin
     case "enum":
       return [...typed, here("invalid_value")];
     case "string":
+      // A format of its own (z.email(), z.url()…) is a check that the schema is, not one it has.
+      return "format" in def && def.format ? [...typed, here("invalid_format")] : typed;
     case "bigint":
     case "number":
     case "boolean":

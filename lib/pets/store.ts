@@ -19,6 +19,7 @@ import {
   type PetPatch,
   type PetSort,
   type PetStatus,
+  type PetStatusFilter,
 } from "@/lib/pets/schema";
 
 // Reads and writes of pets over Prisma, knowing nothing of HTTP. Each takes an optional transaction to
@@ -42,7 +43,7 @@ function toPet(row: PetRow): Pet {
 /** A pet and the count of its changes, which its ETag is made of. */
 export type VersionedPet = { pet: Pet; version: number };
 
-function toVersioned({ version, ...row }: PetRow & { version: number }): VersionedPet {
+export function toVersioned({ version, ...row }: PetRow & { version: number }): VersionedPet {
   return { pet: toPet(row), version };
 }
 
@@ -50,27 +51,37 @@ export type PetPage = { pets: Pet[]; more: boolean };
 
 export type ListOptions = {
   limit: number;
-  status?: PetStatus;
+  /** A status, or `none`: the pets without one. */
+  status?: PetStatusFilter;
+  /** Only pets of these categories (at most CATEGORY_FILTER_MAX). */
+  categoryIds?: readonly bigint[];
   q?: string;
   /** The order; oldest first (ascending id) when absent. */
   sort?: PetSort;
-  /** The last pet of the previous page, in this order: its id and, in a name order, its name. */
-  after?: { id: bigint; name?: string };
+  /**
+   * The last pet of the previous page, in this order: its id and its key in the order (a name order's name, a
+   * status order's status, null for none, or a category order's categoryId).
+   */
+  after?: { id: bigint; name?: string; status?: PetStatus | null; categoryId?: bigint };
 };
 
 /**
  * One page of pets in the order asked for, after the given pet: an index walk, however deep the page. Oldest and
  * newest first walk the primary key, or (status, id) when filtered, forwards or backwards; name orders walk
  * (name, id) or (status, name, id) (the 0009_pet_sort_orders migrations), from the cursor's (name, id) on. With
- * `q`, only pets whose name contains it, ignoring case (see matchingIds). `more` says whether pets follow.
+ * categories, each category's (category_id, id) or (category_id, name, id) is walked (0016_pet_category_filter).
+ * Status orders walk (status, id) once per status, category orders (category_id, id) or, with a status,
+ * (status, category_id, id) (0017_pet_status_category_sort).
+ * With `q`, only pets whose name contains it, ignoring case (see matchingIds). `more` says whether pets follow.
  */
 export async function listPets(options: ListOptions, tx: Transaction = db()): Promise<PetPage> {
   const take = options.limit + 1;
   const sort = options.sort ?? "id";
-  if (options.q === undefined && sort === "id") {
+  if (options.q === undefined && sort === "id" && !options.categoryIds?.length) {
+    const status = options.status === "none" ? null : options.status;
     const rows = await tx.pet.findMany({
       select: petColumns,
-      where: { status: options.status, id: options.after && { gt: options.after.id } },
+      where: { status, id: options.after && { gt: options.after.id } },
       orderBy: { id: "asc" },
       take,
     });
@@ -87,6 +98,22 @@ export async function listPets(options: ListOptions, tx: Transaction = db()): Pr
     return row ? [toPet(row)] : [];
   });
   return { pets, more: ids.length > options.limit };
+}
+
+/** The statuses in the status order, the pets without one last: a status's rank is its index here. */
+const STATUS_RANKS = ["available", "pending", "sold", "none"] as const;
+
+/** A status's rank in the status order (null: the pets without one). */
+function rankOf(status: PetStatus | null): number {
+  return STATUS_RANKS.indexOf(status ?? "none");
+}
+
+/** The status order's key of a status column: its rank, as rankOf gives it. */
+function statusRank(column: string): string {
+  return (
+    `CASE WHEN ${column} IS NULL THEN 3 WHEN ${column} = 'available' THEN 0 ` +
+    `WHEN ${column} = 'pending' THEN 1 ELSE 2 END`
+  );
 }
 
 /** `text` as a LIKE pattern matching names that contain it, with `\` escaping LIKE's wildcards. */
@@ -131,71 +158,199 @@ async function matchingIds(options: ListOptions & { sort: PetSort }, take: numbe
   return rows.map((row) => BigInt(row.id));
 }
 
-/** The query of matchingIds, for `provider`. Exported for the tests, which read its plans. */
+/** The test of a pet's status: `none` is the pets without one. */
+function statusCondition(sql: Sql, column: string, status: PetStatusFilter): string {
+  return status === "none" ? `${column} IS NULL` : `${column} = ${sql.param(status, '"PetStatus"')}`;
+}
+
+/** The test of a pet's category, one of `ids`. */
+function categoryCondition(sql: Sql, column: string, ids: readonly bigint[]): string {
+  return ids.length === 1
+    ? `${column} = ${sql.param(ids[0])}`
+    : `${column} IN (${ids.map((id) => sql.param(id)).join(", ")})`;
+}
+
+/**
+ * The query of matchingIds, for `provider`. Exported for the tests, which read its plans.
+ *
+ * Several categories are one walk each, of (category_id, id) or (category_id, name, id) from the cursor on, each
+ * stopping after `take` pets, merged and cut to `take`: at most `take` rows per category are read, however many
+ * pets the categories hold (one walk of `category_id IN (…)` would come out in category order, and sorting it
+ * would read every pet of the categories).
+ */
 export function listingSql(
   provider: "sqlite" | "postgresql",
   options: ListOptions & { sort: PetSort },
   take: number,
 ): { text: string; params: unknown[] } {
   const { q, status, sort, after } = options;
+  const categoryIds = options.categoryIds ?? [];
   const sql = new Sql(provider);
   const descending = sort.startsWith("-");
-  const byName = sort === "name" || sort === "-name";
+  const key = sort.replace("-", "") as "id" | "name" | "status" | "category";
   const before = descending ? "<" : ">";
   const direction = descending ? " DESC" : "";
   const trigrams = q !== undefined && [...q].length >= 3;
+  const idText = (table: string) => (provider === "postgresql" ? `${table}.id::text` : `CAST(${table}.id AS TEXT)`);
+  /** The order's key of a row of `table`, before its id. */
+  const sortKey = (table: string): string | undefined =>
+    key === "name"
+      ? nameKey(provider, `${table}.name`)
+      : key === "category"
+        ? `${table}.category_id`
+        : key === "status"
+          ? statusRank(`${table}.status`)
+          : undefined;
+  const order = (table: string, rank?: string) => {
+    const first = rank ?? sortKey(table);
+    // A category order with a status walks (status, category_id, id), ordered by its own columns: PostgreSQL takes
+    // `status IS NULL` for no equality, and ordered by (category_id, id) alone would sort every such pet.
+    const byStatusFirst = key === "category" && status && table === "pets" ? `pets.status${direction}, ` : "";
+    return `${byStatusFirst}${first ? `${first}${direction}, ` : ""}${table}.id${direction}`;
+  };
 
-  if (provider === "sqlite" && trigrams && !byName) {
+  if (provider === "sqlite" && trigrams && key === "id") {
     // The FTS5 table walks its rowids in either direction.
     const phrase = sql.param(ftsPhrase(q));
     const from = after ? ` AND pets_search.rowid ${before} ${sql.param(after.id)}` : "";
-    const text = status
+    const filters = [
+      ...(status ? [statusCondition(sql, "pets.status", status)] : []),
+      ...(categoryIds.length ? [categoryCondition(sql, "pets.category_id", categoryIds)] : []),
+    ];
+    const text = filters.length
       ? `SELECT CAST(pets_search.rowid AS TEXT) AS id FROM pets_search JOIN pets ON pets.id = pets_search.rowid
-         WHERE pets_search MATCH ${phrase}${from} AND pets.status = ${sql.param(status)}
+         WHERE pets_search MATCH ${phrase}${from} AND ${filters.join(" AND ")}
          ORDER BY pets_search.rowid${direction} LIMIT ${sql.param(take)}`
       : `SELECT CAST(rowid AS TEXT) AS id FROM pets_search WHERE pets_search MATCH ${phrase}${from}
          ORDER BY pets_search.rowid${direction} LIMIT ${sql.param(take)}`;
     return { text, params: sql.params };
   }
 
-  const where: string[] = [];
-  let prefix = "";
-  let table = "pets";
-  if (trigrams && byName) {
-    // The search's matches, from its trigram index, sorted by name here: walking the name index instead would
-    // test names until a page of matches turned up, and a name search's matches sit together in name order
+  /**
+   * The conditions of one walk of `table` from the cursor on, in the order their parameters are written. `from`
+   * says how the cursor bounds the walk: by the order's key and id (the default), by id alone (a walk of one
+   * status, in a status order), or not at all (a status after the cursor's).
+   */
+  const walkConditions = (
+    table: string,
+    filters: { q?: string; status?: PetStatusFilter; categoryId?: bigint; categoriesAfter?: bigint },
+    from: "key" | "id" | "none" = "key",
+  ) => {
+    const where: string[] = [];
+    if (filters.q !== undefined) {
+      if (provider === "postgresql") where.push(`${table}.name ILIKE ${sql.param(containsPattern(filters.q))}`);
+      else where.push(sqliteContains(sql, filters.q));
+    }
+    if (filters.status) where.push(statusCondition(sql, `${table}.status`, filters.status));
+    if (filters.categoryId !== undefined) where.push(`${table}.category_id = ${sql.param(filters.categoryId)}`);
+    if (filters.categoriesAfter !== undefined)
+      where.push(`${table}.category_id ${before} ${sql.param(filters.categoriesAfter)}`);
+    const rowKey = sortKey(table);
+    if (after && from === "key" && rowKey) {
+      const cursorKey = () =>
+        key === "name"
+          ? nameKey(provider, sql.param(after.name ?? "", "text"))
+          : key === "category"
+            ? sql.param(after.categoryId ?? 0n)
+            : String(rankOf(after.status ?? null));
+      // The first condition is the index's range start (SQLite takes none from the row value alone).
+      where.push(`${rowKey} ${before}= ${cursorKey()}`);
+      where.push(`(${rowKey}, ${table}.id) ${before} (${cursorKey()}, ${sql.param(after.id)})`);
+    } else if (after && from !== "none") {
+      where.push(`${table}.id ${before} ${sql.param(after.id)}`);
+    }
+    return where.length ? ` WHERE ${where.join(" AND ")}` : "";
+  };
+
+  if (trigrams && key !== "id") {
+    // The search's matches, from its trigram index, sorted here: walking the order's index instead would test
+    // names until a page of matches turned up, and a name search's matches sit together in name order
     // ("Ziggy 1" … "Ziggy 100"), possibly at the far end of the walk.
     const matches =
       provider === "postgresql"
-        ? `SELECT id, name FROM pets WHERE name ILIKE ${sql.param(containsPattern(q))}`
-        : `SELECT pets.id, pets.name FROM pets_search JOIN pets ON pets.id = pets_search.rowid
+        ? `SELECT id, name, status, category_id FROM pets WHERE name ILIKE ${sql.param(containsPattern(q))}`
+        : `SELECT pets.id, pets.name, pets.status, pets.category_id
+           FROM pets_search JOIN pets ON pets.id = pets_search.rowid
            WHERE pets_search MATCH ${sql.param(ftsPhrase(q))}`;
-    const byStatus = status ? ` AND status = ${sql.param(status, '"PetStatus"')}` : "";
+    const byStatus = status ? ` AND ${statusCondition(sql, "status", status)}` : "";
+    const byCategory = categoryIds.length ? ` AND ${categoryCondition(sql, "category_id", categoryIds)}` : "";
     // MATERIALIZED keeps either planner from folding the matches back into a walk of the name index.
-    prefix = `WITH matches AS MATERIALIZED (${matches}${byStatus}) `;
-    table = "matches";
-  } else if (q !== undefined) {
-    if (provider === "postgresql") where.push(`pets.name ILIKE ${sql.param(containsPattern(q))}`);
-    else where.push(sqliteContains(sql, q));
+    const prefix = `WITH matches AS MATERIALIZED (${matches}${byStatus}${byCategory}) `;
+    const text =
+      `${prefix}SELECT ${idText("matches")} AS id FROM matches${walkConditions("matches", {})} ` +
+      `ORDER BY ${order("matches")} LIMIT ${sql.param(take)}`;
+    return { text, params: sql.params };
   }
-  if (status && table === "pets") where.push(`pets.status = ${sql.param(status, '"PetStatus"')}`);
-  let order = `${table}.id${direction}`;
-  if (byName) {
-    const key = nameKey(provider, `${table}.name`);
-    if (after) {
-      const name = () => nameKey(provider, sql.param(after.name ?? "", "text"));
-      // The first condition is the index's range start (SQLite takes none from the row value alone).
-      where.push(`${key} ${before}= ${name()}`);
-      where.push(`(${key}, ${table}.id) ${before} (${name()}, ${sql.param(after.id)})`);
+
+  const filters = { q, status };
+  if (key === "status") {
+    // One walk of (status, id) per status from the cursor's on (per status and category with categories), each of
+    // at most `take` pets, merged by the status's rank: at most four walks, however many pets each status holds.
+    const ranks = status ? [rankOf(status === "none" ? null : status)] : [0, 1, 2, 3];
+    if (descending) ranks.reverse();
+    const start = after ? rankOf(after.status ?? null) : undefined;
+    const walks = ranks
+      .filter((rank) => start === undefined || (descending ? rank <= start : rank >= start))
+      .flatMap((rank) => (categoryIds.length ? categoryIds : [undefined]).map((categoryId) => ({ rank, categoryId })));
+    const walk = ({ rank, categoryId }: { rank: number; categoryId?: bigint }, select: string) =>
+      `SELECT ${select} FROM pets` +
+      `${walkConditions("pets", { q, status: STATUS_RANKS[rank], categoryId }, start === rank ? "id" : "none")} ` +
+      // Ordered by the index's own columns: PostgreSQL takes `status IS NULL` for no equality, so ordered by id
+      // alone it may walk the primary key testing each pet, which reads the whole table when none match.
+      `ORDER BY pets.status${direction}, ${categoryId === undefined ? "" : `pets.category_id${direction}, `}` +
+      `pets.id${direction} LIMIT ${sql.param(take)}`;
+    if (walks.length === 1) return { text: walk(walks[0], `${idText("pets")} AS id`), params: sql.params };
+    // A cursor whose status the filter excludes continues nothing.
+    if (walks.length === 0) return { text: `SELECT ${idText("pets")} AS id FROM pets WHERE 1 = 0`, params: [] };
+    const merged = walks.map(
+      (spec, index) => `SELECT * FROM (${walk(spec, `pets.id AS id, ${spec.rank} AS status_rank`)}) AS walk${index}`,
+    );
+    const text =
+      `SELECT ${idText("picked")} AS id FROM (${merged.join(" UNION ALL ")}) AS picked ` +
+      `ORDER BY ${order("picked", "picked.status_rank")} LIMIT ${sql.param(take)}`;
+    return { text, params: sql.params };
+  }
+  if (key === "category" && after) {
+    // From the cursor on: the rest of the cursor's category, a walk of (category_id, id) from its id, then the
+    // categories after it. One row-value range over the index would do on PostgreSQL, but SQLite seeks only to the
+    // category's start and would step over every pet of it before the cursor.
+    const cursorCategory = after.categoryId ?? 0n;
+    const walks: string[] = [];
+    const walk = (filter: Parameters<typeof walkConditions>[1], from: "id" | "none") =>
+      `SELECT * FROM (SELECT pets.id AS id, pets.category_id AS category_id FROM pets` +
+      `${walkConditions("pets", { q, status, ...filter }, from)} ORDER BY ${order("pets")} ` +
+      `LIMIT ${sql.param(take)}) AS walk${walks.length}`;
+    if (categoryIds.length === 0) {
+      walks.push(walk({ categoryId: cursorCategory }, "id"));
+      walks.push(walk({ categoriesAfter: cursorCategory }, "none"));
+    } else {
+      for (const categoryId of [...categoryIds].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+        if (categoryId === cursorCategory) walks.push(walk({ categoryId }, "id"));
+        else if (descending ? categoryId < cursorCategory : categoryId > cursorCategory)
+          walks.push(walk({ categoryId }, "none"));
+      }
     }
-    order = `${key}${direction}, ${table}.id${direction}`;
-  } else if (after) {
-    where.push(`${table}.id ${before} ${sql.param(after.id)}`);
+    if (walks.length === 0) return { text: `SELECT ${idText("pets")} AS id FROM pets WHERE 1 = 0`, params: [] };
+    const text =
+      `SELECT ${idText("picked")} AS id FROM (${walks.join(" UNION ALL ")}) AS picked ` +
+      `ORDER BY ${order("picked")} LIMIT ${sql.param(take)}`;
+    return { text, params: sql.params };
   }
-  const idText = provider === "postgresql" ? `${table}.id::text` : `CAST(${table}.id AS TEXT)`;
+  if (categoryIds.length > 1) {
+    const walks = categoryIds.map(
+      (categoryId, index) =>
+        `SELECT * FROM (SELECT pets.id AS id, pets.name AS name, pets.category_id AS category_id FROM pets` +
+        `${walkConditions("pets", { ...filters, categoryId })} ORDER BY ${order("pets")} ` +
+        `LIMIT ${sql.param(take)}) AS walk${index}`,
+    );
+    const text =
+      `SELECT ${idText("picked")} AS id FROM (${walks.join(" UNION ALL ")}) AS picked ` +
+      `ORDER BY ${order("picked")} LIMIT ${sql.param(take)}`;
+    return { text, params: sql.params };
+  }
   const text =
-    `${prefix}SELECT ${idText} AS id FROM ${table}${where.length ? ` WHERE ${where.join(" AND ")}` : ""} ` +
-    `ORDER BY ${order} LIMIT ${sql.param(take)}`;
+    `SELECT ${idText("pets")} AS id FROM pets${walkConditions("pets", { ...filters, categoryId: categoryIds[0] })} ` +
+    `ORDER BY ${order("pets")} LIMIT ${sql.param(take)}`;
   return { text, params: sql.params };
 }
 
@@ -219,35 +374,44 @@ function sqliteContains(sql: Sql, q: string): string {
 const noPets = (): PetCounts["byStatus"] => ({ available: 0, pending: 0, sold: 0, none: 0 });
 
 /**
- * How many pets each status holds, and in all. Without `q`, one read of the counts the 0009 migrations'
- * triggers keep exact (lib/pets/status-counts.ts). With `q`, the matches are counted (as matchingIds finds
- * them), at most SEARCH_COUNT_LIMIT + 1 of them: beyond, the answer says it is not exact and each number is a
- * lower bound.
+ * How many pets each status holds, and in all. Without `q` or categories, one read of the counts the 0009
+ * migrations' triggers keep exact (lib/pets/status-counts.ts). With either, the matches are counted (a search as
+ * matchingIds finds it, categories from their index), at most SEARCH_COUNT_LIMIT + 1 of them: beyond, the answer
+ * says it is not exact and each number is a lower bound.
  */
-export async function countPets(q: string | undefined, tx: Transaction = db()): Promise<PetCounts> {
+export async function countPets(
+  filters: { q?: string; categoryIds?: readonly bigint[] },
+  tx: Transaction = db(),
+): Promise<PetCounts> {
+  const { q } = filters;
+  const categoryIds = filters.categoryIds ?? [];
   const byStatus = noPets();
   let rows: { status: string; count: number | bigint | string }[];
-  if (q === undefined) {
+  const everything = q === undefined && categoryIds.length === 0;
+  if (everything) {
     rows = await readStatusCounts(tx);
   } else {
     const provider = config().database.provider;
     const sql = new Sql(provider);
     let matches: string;
-    if (provider === "postgresql")
-      matches = `SELECT status::text AS status FROM pets WHERE name ILIKE ${sql.param(containsPattern(q))}`;
+    if (q === undefined) matches = `SELECT pets.status AS status FROM pets WHERE true`;
+    else if (provider === "postgresql")
+      matches = `SELECT pets.status AS status FROM pets WHERE pets.name ILIKE ${sql.param(containsPattern(q))}`;
     else if ([...q].length >= 3)
       matches = `SELECT pets.status AS status FROM pets_search JOIN pets ON pets.id = pets_search.rowid
                  WHERE pets_search MATCH ${sql.param(ftsPhrase(q))}`;
     else matches = `SELECT pets.status AS status FROM pets WHERE ${sqliteContains(sql, q)}`;
+    if (categoryIds.length) matches += ` AND ${categoryCondition(sql, "pets.category_id", categoryIds)}`;
+    const status = provider === "postgresql" ? "status::text" : "status";
     const text =
-      `SELECT coalesce(status, 'none') AS status, CAST(count(*) AS TEXT) AS count ` +
+      `SELECT coalesce(${status}, 'none') AS status, CAST(count(*) AS TEXT) AS count ` +
       `FROM (${matches} LIMIT ${sql.param(SEARCH_COUNT_LIMIT + 1)}) AS matches GROUP BY 1`;
     rows = await tx.$queryRawUnsafe(text, ...sql.params);
   }
   for (const { status, count } of rows)
     if (Object.hasOwn(byStatus, status)) byStatus[status as keyof typeof byStatus] = Number(count);
   const total = Object.values(byStatus).reduce((sum, count) => sum + count, 0);
-  return { total, byStatus, exact: q === undefined || total <= SEARCH_COUNT_LIMIT };
+  return { total, byStatus, exact: everything || total <= SEARCH_COUNT_LIMIT };
 }
 
 /** Adds a pet and its audit record, in `tx` (which the caller commits) or a transaction of its own. */
@@ -369,7 +533,7 @@ async function holdPet(id: bigint, tx: Transaction): Promise<void> {
 }
 
 /** The members whose values differ, each side as it was and as it is (an absent status as null). */
-function changedMembers(before: Pet, after: Pet): Record<"before" | "after", Record<string, unknown>> {
+export function changedMembers(before: Pet, after: Pet): Record<"before" | "after", Record<string, unknown>> {
   const changed = { before: {} as Record<string, unknown>, after: {} as Record<string, unknown> };
   for (const member of petMembers) {
     if (before[member] === after[member]) continue;

@@ -213,6 +213,49 @@ function withHeaders(answer: unknown, headers: Record<string, unknown>) {
   return { ...object, headers: { ...headers, ...object.headers } };
 }
 
+/** A Standard Webhooks header of every delivery. */
+const webhookHeader = (name: string, description: string, example: string) => ({
+  name,
+  in: "header",
+  required: true,
+  description,
+  schema: { type: "string" },
+  example,
+});
+
+/** What a webhook endpoint receives (docs/api.md#webhooks): OpenAPI 3.1's `webhooks`, one delivery of an Event. */
+function webhooksDocument() {
+  return {
+    event: {
+      post: {
+        operationId: "receiveEvent",
+        tags: ["events"],
+        summary: "An event, delivered to a webhook endpoint",
+        description:
+          "Sent to every enabled endpoint an admin registered (the Webhooks page, `npm run webhook`) for each event " +
+          "of its types, signed as Standard Webhooks says: verify it with a Standard Webhooks library and the " +
+          "endpoint's `whsec_` secret. At least once, in no promised order: de-duplicate by `webhook-id`.",
+        security: [],
+        parameters: [
+          webhookHeader("webhook-id", "`evt_<event id>`, the same on every attempt and resend of the event.", "evt_41"),
+          webhookHeader("webhook-timestamp", "Seconds since 1970 when the attempt was signed.", "1795147200"),
+          webhookHeader(
+            "webhook-signature",
+            "`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.<body>` under the secret; two, " +
+              "space-separated, for 24 hours after a rotation.",
+            "v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=",
+          ),
+        ],
+        requestBody: { required: true, content: { "application/json": { schema: ref(eventSchema) } } },
+        responses: {
+          "2XX": { description: "Received. Answer within 10 s; anything else is retried on the schedule." },
+          "410": { description: "Unsubscribe: the endpoint is disabled at once and gets nothing more." },
+        },
+      },
+    },
+  };
+}
+
 function buildDocument({ API_PRODUCTION_URL, API_STAGING_URL }: Config, operations: readonly DocumentedOperation[]) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const operation of operations) {
@@ -250,6 +293,8 @@ function buildDocument({ API_PRODUCTION_URL, API_STAGING_URL }: Config, operatio
         "- **Unsupported methods** get 405 with an `Allow` header; unknown paths under /v1 get a JSON 404.",
         "- Every response carries `X-Request-Id`, and `RateLimit-Policy` / `RateLimit` describing the key's quota; " +
           "past it, 429 with `Retry-After` in seconds.",
+        "- **Webhooks**: what a webhook endpoint receives (an `Event`, signed as Standard Webhooks says) is " +
+          "described in this document's `webhooks` member (`/v1/openapi.json`) and in the API guide (docs/api.md).",
       ].join("\n"),
     },
     servers: [
@@ -267,6 +312,7 @@ function buildDocument({ API_PRODUCTION_URL, API_STAGING_URL }: Config, operatio
       { name: "events", description: "Every change to a pet, an order or a category, as a feed to follow." },
     ],
     paths,
+    webhooks: webhooksDocument(),
     components: {
       schemas: componentSchemas(),
       securitySchemes: {

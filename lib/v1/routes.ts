@@ -34,6 +34,8 @@ import {
 } from "@/lib/v1/openapi";
 import type { ApiClient } from "@/lib/v1/guard";
 import { exportPetsHandler } from "@/lib/pets/export";
+import { batchPetsHandler } from "@/lib/pets/batch";
+import { BATCH_BODY_LIMIT_BYTES, BATCH_MAX_PETS, petBatchResultSchema, petBatchSchema } from "@/lib/pets/batch-schema";
 import {
   approveOrderHandler,
   cancelOrderHandler,
@@ -141,15 +143,18 @@ export const v1Operations: readonly V1Operation[] = [
       summary: "List pets",
       description:
         "A page of pets, in ascending id order (oldest first) unless `sort` asks for another, optionally only " +
-        'those with one status and those whose name contains `q`. Follow the `Link` rel="next" header for the ' +
-        "next page: it keeps the same filters and order. Every order is answered from an index, however deep the page.",
+        "those with one status (or none: `status=none`), of some categories (`categoryId`) and whose name " +
+        'contains `q`. Follow the `Link` rel="next" header for the next page: it keeps the same filters and ' +
+        "order. Every order is answered from an index, however deep the page.",
       query: listPetsQuerySchema,
       responses: {
         "200": {
           description: "A page of pets (a bare array; `[]` when none).",
           headers: {
             Link: {
-              description: 'Present when more pets follow: `</v1/pets?limit=…&q=…&sort=…&cursor=…>; rel="next"`.',
+              description:
+                "Present when more pets follow: " +
+                '`</v1/pets?limit=…&status=…&categoryId=…&q=…&sort=…&cursor=…>; rel="next"`.',
               schema: { type: "string" },
             },
             "X-Request-Id": requestIdHeader,
@@ -170,9 +175,10 @@ export const v1Operations: readonly V1Operation[] = [
     openapi: {
       summary: "Count pets",
       description:
-        "How many pets there are, in all and by status (`none`: without one), optionally only those whose name " +
-        "contains `q`. Without `q` the counts are exact and cost one read of four rows, however many pets " +
-        "there are; with `q` the matches are counted, up to a bound (see `exact`).",
+        "How many pets there are, in all and by status (`none`: without one), optionally only those of some " +
+        "categories (`categoryId`) and whose name contains `q`. Without either the counts are exact and cost one " +
+        "read of four rows, however many pets there are; with them the matches are counted, up to a bound " +
+        "(see `exact`).",
       query: countPetsQuerySchema,
       responses: {
         "200": {
@@ -194,7 +200,8 @@ export const v1Operations: readonly V1Operation[] = [
       summary: "Export pets as CSV",
       description:
         "Every pet of a view of the list, as one CSV download (RFC 4180, UTF-8, CRLF line ends, a header row): " +
-        "the same `status`, `q` and `sort` as listPets, in the same order, without paging. The columns are " +
+        "the same `status`, `categoryId`, `q` and `sort` as listPets, in the same order, without paging. The " +
+        "columns are " +
         "`id,name,categoryId,status,category` (an empty `status` for a pet without one; `category` is the name " +
         "listCategories gives the categoryId, empty when it has none); ids and categoryIds are " +
         "written digit for digit over the whole int64 range. A name is quoted when it holds a comma, a " +
@@ -253,6 +260,43 @@ export const v1Operations: readonly V1Operation[] = [
         },
         "400": errorAnswer(["invalid_body", "invalid_json", "invalid_header"]),
         "409": errorAnswer(["idempotency_key_in_progress"]),
+        "413": errorAnswer(["payload_too_large"]),
+        "415": errorAnswer(["unsupported_media_type"]),
+        "422": errorAnswer(["idempotency_key_reused"]),
+        ...commonErrors,
+      },
+    },
+  },
+  {
+    method: "POST",
+    path: "/v1/pets/batch",
+    operationId: "batchPets",
+    handler: batchPetsHandler,
+    openapi: {
+      summary: "Change or delete many pets at once",
+      description:
+        `One change to up to ${BATCH_MAX_PETS} pets, atomic: \`{"action": "update", "ids": [...], "set": ` +
+        '{"status": "sold"}}` sets a status (`null` removes it), a `categoryId`, or both; `{"action": "delete", ' +
+        '"ids": [...]}` deletes. Every pet named is changed, or none is: a pet that does not exist, or one an open ' +
+        "order holds whose status would change or that would be deleted, refuses the whole batch with 409 " +
+        "`batch_refused`, whose `errors[]` names each such pet by its place in `ids` (`ids.3`), so that the rest " +
+        "can be sent again without them. A pet that already has what `set` gives is left as it is (`changed: " +
+        "false`). Each pet changed gets its own audit record and event, as its own PATCH or DELETE would. The body " +
+        `may be up to ${BATCH_BODY_LIMIT_BYTES / 1024} KiB. \`Idempotency-Key\` works as on createPet.`,
+      headers: [idempotencyKeyHeader],
+      body: petBatchSchema,
+      responses: {
+        "200": {
+          description: "What the batch did to each pet, in the order of `ids`.",
+          headers: {
+            "Idempotent-Replayed": idempotentReplayedHeader,
+            "X-Request-Id": requestIdHeader,
+            ...rateLimitHeaders,
+          },
+          content: { "application/json": { schema: ref(petBatchResultSchema) } },
+        },
+        "400": errorAnswer(["invalid_body", "invalid_json", "invalid_header"]),
+        "409": errorAnswer(["batch_refused", "idempotency_key_in_progress"]),
         "413": errorAnswer(["payload_too_large"]),
         "415": errorAnswer(["unsupported_media_type"]),
         "422": errorAnswer(["idempotency_key_reused"]),

@@ -83,7 +83,7 @@ export async function crashScenario(
   const intents: Intent[] = [];
   let retriedAfterCrash = 0;
   try {
-    await runScript("db-migrate.ts", [], database.url);
+    await runScript("db-migrate.ts", ["--create"], database.url);
     const key = await createKeyWithTool(database.url);
     let sequence = 0;
     const newIntent = (): Intent => {
@@ -195,7 +195,7 @@ export async function outageScenario(options: { outageMs: number; concurrency: n
   const postgres = await startPrivatePostgres();
   let server: RunningServer | undefined;
   try {
-    await runScript("db-migrate.ts", [], postgres.url);
+    await runScript("db-migrate.ts", ["--create"], postgres.url);
     const key = await createKeyWithTool(postgres.url);
     server = await startServer("custom", postgres.url, unlimited);
     const baseUrl = server.baseUrl;
@@ -324,7 +324,7 @@ export async function twoInstancesScenario(options: {
   };
   const stopPair = () => Promise.all(servers.map((server) => server.stop()));
   try {
-    await runScript("db-migrate.ts", [], database.url);
+    await runScript("db-migrate.ts", ["--create"], database.url);
     const key = await createKeyWithTool(database.url, "two instances");
     await startPair(unlimited);
 

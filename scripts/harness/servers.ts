@@ -126,7 +126,7 @@ async function makeTemplate(provider: TestDatabase["provider"]): Promise<string>
     const file = path.join(os.tmpdir(), `${name}.db`);
     if (fs.existsSync(file)) return file;
     const staging = await createTestDatabase("sqlite");
-    await runScript("db-migrate.ts", [], staging.url);
+    await runScript("db-migrate.ts", ["--create"], staging.url);
     const staged = staging.url.replace(/^file:/, "");
     const sqlite = new Database(staged);
     sqlite.pragma("wal_checkpoint(TRUNCATE)"); // everything in the one file that is copied
@@ -141,7 +141,7 @@ async function makeTemplate(provider: TestDatabase["provider"]): Promise<string>
     const found = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
     if (found.rowCount) return name;
     const staging = await createTestDatabase("postgresql");
-    await runScript("db-migrate.ts", [], staging.url);
+    await runScript("db-migrate.ts", ["--create"], staging.url);
     const stagingName = new URL(staging.url).pathname.slice(1);
     try {
       await admin.query(`ALTER DATABASE ${stagingName} RENAME TO ${name}`);
@@ -183,18 +183,29 @@ export async function createMigratedDatabase(provider: TestDatabase["provider"])
  * resolves with its stdout.
  */
 export async function runScript(script: string, args: string[], databaseUrl: string, input?: string): Promise<string> {
+  return (await runScriptOutput(script, args, databaseUrl, input)).stdout;
+}
+
+/** Runs a tool as runScript does; resolves with its stdout and its stderr (where it names the database used). */
+export async function runScriptOutput(
+  script: string,
+  args: string[],
+  databaseUrl: string,
+  input?: string,
+): Promise<{ stdout: string; stderr: string }> {
   const running = run(process.execPath, [compiled(script), ...args], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl },
   });
   running.child.stdin?.end(input ?? "");
-  const { stdout } = await running;
-  return stdout;
+  const { stdout, stderr } = await running;
+  return { stdout, stderr };
 }
 
 /**
- * Creates a staff account with the staff tool, the password piped in as a user would; where the tool is not the
- * subject, scripts/harness/fixtures.ts makes one without starting it.
+ * Creates a staff account with the staff tool, the password piped in as a user would, in a database it makes when
+ * there is none yet (--create); where the tool is not the subject, scripts/harness/fixtures.ts makes one without
+ * starting it.
  */
 export async function createStaffWithTool(
   databaseUrl: string,
@@ -202,15 +213,16 @@ export async function createStaffWithTool(
   password: string,
   role: "staff" | "admin" = "staff",
 ): Promise<string> {
-  return runScript("staff.ts", ["create", email, "--role", role], databaseUrl, `${password}\n`);
+  return runScript("staff.ts", ["create", email, "--role", role, "--create"], databaseUrl, `${password}\n`);
 }
 
 /**
- * Creates an API key with the key tool and returns the key it printed (alone on the last line); where the tool is
- * not the subject, scripts/harness/fixtures.ts makes one without starting it.
+ * Creates an API key with the key tool, in a database it makes when there is none yet (--create), and returns the
+ * key it printed (alone on the last line); where the tool is not the subject, scripts/harness/fixtures.ts makes one
+ * without starting it.
  */
 export async function createKeyWithTool(databaseUrl: string, name = "test"): Promise<string> {
-  const lines = (await runScript("key.ts", ["create", name], databaseUrl)).trim().split("\n");
+  const lines = (await runScript("key.ts", ["create", name, "--create"], databaseUrl)).trim().split("\n");
   return lines[lines.length - 1];
 }
 
@@ -296,7 +308,7 @@ export async function startServer(
     NEXT_TELEMETRY_DISABLED: "1",
     ...env,
   };
-  if (entry === "next") await runScript("db-migrate.ts", [], databaseUrl);
+  if (entry === "next") await runScript("db-migrate.ts", ["--create"], databaseUrl); // as server.ts's first start
   const args =
     entry === "custom"
       ? [...serverNodeFlags(), compiled("server.ts")]

@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { ActivityLog } from "@/components/admin/activity-log";
-import { AdminHeader } from "@/components/admin/admin-header";
+import { AdminHeader, MAIN_ID } from "@/components/admin/admin-header";
 import { listActivityActors } from "@/lib/audit/activity";
-import { AUDIT_ACTIONS } from "@/lib/audit/record";
 import { requireAdmin } from "@/lib/auth/page-session";
 
 export const metadata: Metadata = { title: "Activity" };
@@ -23,9 +22,9 @@ export default async function ActivityPage({ searchParams }: { searchParams: Sea
   return (
     <>
       <AdminHeader staff={staff} current="activity" />
-      <main className="mx-auto max-w-6xl px-4 py-6">
+      <main id={MAIN_ID} tabIndex={-1} className="focus:outline-none mx-auto max-w-6xl px-4 py-6">
         <Suspense>
-          <ActivityLog actors={actors} actions={[...AUDIT_ACTIONS]} />
+          <ActivityLog actors={actors} />
         </Suspense>
       </main>
     </>

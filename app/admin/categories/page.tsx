@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { AdminHeader } from "@/components/admin/admin-header";
+import { AdminHeader, MAIN_ID } from "@/components/admin/admin-header";
 import { Categories } from "@/components/admin/categories";
 import { requireStaff } from "@/lib/auth/page-session";
 
@@ -13,7 +13,7 @@ export default async function CategoriesPage() {
   return (
     <>
       <AdminHeader staff={staff} current="categories" />
-      <main className="mx-auto max-w-6xl px-4 py-6">
+      <main id={MAIN_ID} tabIndex={-1} className="focus:outline-none mx-auto max-w-6xl px-4 py-6">
         <h1 className="text-2xl font-semibold">Categories</h1>
         <p className="mt-1 mb-6 max-w-prose text-slate-700">
           Every pet carries a category id; a category gives an id its name, which the catalogue and the pet forms show.

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { AdminHeader } from "@/components/admin/admin-header";
+import { AdminHeader, MAIN_ID } from "@/components/admin/admin-header";
 import { PetImport } from "@/components/admin/pet-import";
 import { requireStaff } from "@/lib/auth/page-session";
 import { IMPORT_LIMIT_BYTES } from "@/lib/pets/import";
@@ -12,7 +12,7 @@ export default async function ImportPage() {
   return (
     <>
       <AdminHeader staff={staff} current="catalogue" />
-      <main className="mx-auto max-w-4xl px-4 py-6">
+      <main id={MAIN_ID} tabIndex={-1} className="focus:outline-none mx-auto max-w-4xl px-4 py-6">
         <PetImport limitBytes={IMPORT_LIMIT_BYTES} />
       </main>
     </>

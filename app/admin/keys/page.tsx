@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { AdminHeader } from "@/components/admin/admin-header";
+import { AdminHeader, MAIN_ID } from "@/components/admin/admin-header";
 import { ApiKeys } from "@/components/admin/api-keys";
 import { requireAdmin } from "@/lib/auth/page-session";
 import { getPetDeprecation } from "@/lib/pets/deprecation";
@@ -12,7 +12,7 @@ export default async function KeysPage() {
   return (
     <>
       <AdminHeader staff={staff} current="keys" />
-      <main className="mx-auto max-w-6xl px-4 py-6">
+      <main id={MAIN_ID} tabIndex={-1} className="focus:outline-none mx-auto max-w-6xl px-4 py-6">
         <ApiKeys getPetSunset={getPetDeprecation.sunset.toISOString()} />
       </main>
     </>

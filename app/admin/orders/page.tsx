@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { AdminHeader } from "@/components/admin/admin-header";
+import { AdminHeader, MAIN_ID } from "@/components/admin/admin-header";
 import { Orders } from "@/components/admin/orders";
 import { requireStaff } from "@/lib/auth/page-session";
 
@@ -20,7 +20,7 @@ export default async function OrdersPage({ searchParams }: { searchParams: Searc
   return (
     <>
       <AdminHeader staff={staff} current="orders" />
-      <main className="mx-auto max-w-6xl px-4 py-6">
+      <main id={MAIN_ID} tabIndex={-1} className="focus:outline-none mx-auto max-w-6xl px-4 py-6">
         <Suspense>
           <Orders />
         </Suspense>

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { AdminHeader } from "@/components/admin/admin-header";
+import { AdminHeader, MAIN_ID } from "@/components/admin/admin-header";
 import { StaffAccounts } from "@/components/admin/staff-accounts";
 import { requireAdmin } from "@/lib/auth/page-session";
 
@@ -12,11 +12,11 @@ export default async function StaffPage() {
   return (
     <>
       <AdminHeader staff={staff} current="staff" />
-      <main className="mx-auto max-w-6xl px-4 py-6">
+      <main id={MAIN_ID} tabIndex={-1} className="focus:outline-none mx-auto max-w-6xl px-4 py-6">
         <h1 className="text-2xl font-semibold">Staff</h1>
         <p className="mt-1 mb-6 max-w-prose text-slate-700">
-          Staff members work on the catalogue; admins also manage API keys, staff accounts and the activity log. Every
-          change here is recorded in the activity log under your name.
+          Staff members work on the catalogue; admins also manage API keys, webhooks, staff accounts and the activity
+          log. Every change here is recorded in the activity log under your name.
         </p>
         <StaffAccounts signedInId={staff.id} />
       </main>
