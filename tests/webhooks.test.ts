@@ -398,7 +398,7 @@ if (providers.includes("postgresql")) {
     const { state, addEndpoint, addPet, serverEnv } = storeFor("postgresql", { WEBHOOK_LEASE_SECONDS: "15" });
 
     test("one delivery per event; each attempt sent by one instance; a resend only of what was in flight", async () => {
-      const HOLD_MS = 1500;
+      const HOLD_MS = 2500;
       const receiver = await startReceiver(() => ({ status: 200, delayMs: HOLD_MS }));
       const second = await startServer("custom", state.database.url, { ...serverEnv, WEBHOOK_LEASE_SECONDS: "15" });
       let restarted: RunningServer | undefined;
@@ -406,13 +406,26 @@ if (providers.includes("postgresql")) {
         const endpoint = await addEndpoint(receiver.url("/both"));
         const pets = 40;
         for (let index = 0; index < pets; index++) await addPet(`Pet ${index}`);
-        // Wait until the first instance holds leases, then kill it mid-delivery.
-        const leasedBy = (pid: number) =>
-          state.client.webhookDelivery.count({ where: { state: "pending", leaseOwner: { contains: `:${pid}:` } } });
-        await waitFor("the first instance to be sending", async () => (await leasedBy(state.server.pid)) > 0);
-        const killedAt = Date.now();
+        // Wait until the receiver holds a request of a delivery the first instance leased (a lease alone is not
+        // enough: the instance reads the endpoint and the event before it sends), then kill it mid-delivery.
+        const sendingFirst = async () => {
+          const leased = await state.client.webhookDelivery.findMany({
+            where: { state: "pending", leaseOwner: { contains: `:${state.server.pid}:` } },
+            select: { messageId: true },
+          });
+          const held = new Set(
+            receiver
+              .on("/both")
+              .filter((entry) => !entry.answered)
+              .map((entry) => String(entry.headers["webhook-id"])),
+          );
+          return leased.some((row) => held.has(row.messageId));
+        };
+        await waitFor("the first instance to be sending", sendingFirst);
         process.kill(state.server.pid, "SIGKILL");
         await state.server.stop();
+        // Taken once the process is gone: whatever it sent, it sent before this.
+        const killedAt = Date.now();
         restarted = await startServer("custom", state.database.url, { ...serverEnv, WEBHOOK_LEASE_SECONDS: "15" });
         await waitFor(
           "every delivery to succeed",
