@@ -115,6 +115,9 @@ async function suite(secondPass: Promise<boolean> = Promise.resolve(false)): Pro
         "tsx",
         "--conditions=react-server",
         "--test",
+        // A file whose tests have ended exits even if something it started is still open (a server a failed test
+        // lost): the harness kills and names such a server at exit (scripts/harness/servers.ts).
+        "--test-force-exit",
         "--test-reporter=spec",
         "--test-reporter-destination=stdout",
         "--test-reporter=tap",
@@ -134,6 +137,7 @@ async function suite(secondPass: Promise<boolean> = Promise.resolve(false)): Pro
       title: "browser tests (Playwright, Chromium)",
       args: ["node_modules/@playwright/test/cli.js", "test"],
       env: { PLAYWRIGHT_JSON_OUTPUT_NAME: results },
+      limitSeconds: 40 * 60,
       counts: (status) => {
         const report = fs.existsSync(results)
           ? (JSON.parse(fs.readFileSync(results, "utf8")) as PlaywrightReport)

@@ -9,6 +9,7 @@ import {
   listKeys,
   runScript,
   startServer,
+  startServers,
   testProviders,
   type RunningServer,
   type TestDatabase,
@@ -404,7 +405,7 @@ for (const provider of providers) {
       const key = await createKey(database.url, "configured admin key");
       const [made, configured] = await listKeys(database.url);
       // Two instances at once with the same setting, then a restart: the purpose changes once.
-      servers = await Promise.all([0, 1].map(() => startServer("custom", database.url, { ADMIN_API_KEY: key })));
+      servers = await startServers(2, "custom", database.url, { ADMIN_API_KEY: key });
       await Promise.all(servers.map((server) => server.stop()));
       servers = [await startServer("custom", database.url, { ADMIN_API_KEY: key })];
       const records = (await keyRecords(database)).map((record) => [
@@ -436,7 +437,7 @@ for (const provider of providers) {
 
     test("each flushes every 10 seconds and at shutdown, and their counts add up", async () => {
       const key = await createKey(database.url, "busy client");
-      servers = [await startServer("custom", database.url), await startServer("custom", database.url)];
+      servers = await startServers(2, "custom", database.url);
       const [first, second] = servers;
       const pet = await call(first.baseUrl, "POST", "/v1/pets", { key, body: { name: "Shared", categoryId: 2 } });
       const getPet = async (server: RunningServer, times: number) => {

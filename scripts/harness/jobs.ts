@@ -14,7 +14,26 @@ export type Job = {
   env?: Record<string, string>;
   /** Reads the job's totals once it has ended (a TAP file, a JSON report). */
   counts: (status: number) => Tally;
+  /** Past this the job's processes are killed and it fails: a hang costs minutes, not the CI run's 90. */
+  limitSeconds?: number;
 };
+
+/** A node:test file's limit: the slowest takes about two minutes on a slow machine. */
+const DEFAULT_LIMIT_SECONDS = 10 * 60;
+
+/** The process groups of the jobs running: killed if this process ends first (an interrupt, a failure). */
+const groups = new Set<number>();
+process.once("exit", () => {
+  for (const group of groups) killGroup(group);
+});
+
+function killGroup(group: number): void {
+  try {
+    process.kill(-group, "SIGKILL");
+  } catch {
+    // already gone
+  }
+}
 
 export type JobResult = {
   title: string;
@@ -28,22 +47,36 @@ export type JobResult = {
 
 function runJob(job: Job, env: NodeJS.ProcessEnv): Promise<JobResult> {
   const since = performance.now();
+  // Its own process group, so that a job past its limit is killed with every process it started.
   const child = spawn(process.execPath, job.args, {
     env: { ...env, ...job.env },
     stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
   });
+  const group = child.pid!;
+  groups.add(group);
+  const limit = job.limitSeconds ?? DEFAULT_LIMIT_SECONDS;
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup(group);
+  }, limit * 1000);
   const output: Buffer[] = [];
   child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
   child.stderr.on("data", (chunk: Buffer) => output.push(chunk));
   return new Promise((resolve) => {
     child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      groups.delete(group);
       const status = code ?? (signal ? 1 : 0);
       const seconds = (performance.now() - since) / 1000;
       const counts = job.counts(status);
-      const verdict = status === 0 && counts.failed === 0 ? "ok" : "FAILED";
+      const verdict = status === 0 && counts.failed === 0 && !timedOut ? "ok" : "FAILED";
       console.log(`\n▶ ${job.title}\n${Buffer.concat(output).toString("utf8").trimEnd()}`);
+      if (timedOut) console.log(`✖ ${job.title} was still running after ${limit} s: killed`);
       console.log(`◀ ${job.title}: ${verdict} in ${seconds.toFixed(1)} s`);
       const failures = (counts.failures ?? []).map((name) => `${job.title} › ${name}`);
+      if (timedOut) failures.push(`${job.title} (killed after ${limit} s)`);
       if (verdict === "FAILED" && !failures.length) failures.push(`${job.title} (exit status ${status})`);
       resolve({ title: job.title, status, seconds, ...counts, failures });
     });

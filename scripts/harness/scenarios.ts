@@ -1,7 +1,14 @@
 import fs from "node:fs";
 import Database from "better-sqlite3";
 import { call } from "./http";
-import { createKeyWithTool, createTestDatabase, runScript, startServer, type RunningServer } from "./servers";
+import {
+  createKeyWithTool,
+  createTestDatabase,
+  runScript,
+  startServer,
+  startServers,
+  type RunningServer,
+} from "./servers";
 import { startPrivatePostgres } from "./private-postgres";
 
 // Fault scenarios over the real server and databases, shared by tests/reliability.test.ts (small runs
@@ -320,7 +327,7 @@ export async function twoInstancesScenario(options: {
   const quota = 10;
   let servers: RunningServer[] = [];
   const startPair = async (env: Record<string, string> = {}) => {
-    servers = await Promise.all([startServer("custom", database.url, env), startServer("custom", database.url, env)]);
+    servers = await startServers(2, "custom", database.url, env);
   };
   const stopPair = () => Promise.all(servers.map((server) => server.stop()));
   try {

@@ -293,10 +293,25 @@ export type RunningServer = {
  * Starts the production build. "custom" is server.ts (what npm start runs: /v1 straight to the route
  * modules); "next" is plain `next start`, the framework's own entry to the same route modules.
  */
+/**
+ * The servers this process started and has not seen exit. A test that loses one (say, two started at once and one
+ * failed) would otherwise leave it running, and its open pipes keep the test file's process, and the whole run,
+ * waiting for ever: at exit each is killed and named on stderr, so the leak is seen and fixed, not hung on.
+ */
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) {
+    console.error(`✖ a server left running (pid ${child.pid}) was killed at exit: a test did not stop it`);
+    child.kill("SIGKILL");
+  }
+});
+
 export async function startServer(
   entry: Entry,
   databaseUrl: string,
   env: Record<string, string> = {},
+  /** Called with the output so far each time the starting server writes some. */
+  whileStarting?: (output: string) => void,
 ): Promise<RunningServer> {
   const port = entry === "custom" ? 0 : await freePort();
   const baseEnv = {
@@ -314,13 +329,17 @@ export async function startServer(
       ? [...serverNodeFlags(), compiled("server.ts")]
       : [path.join(root, "node_modules/next/dist/bin/next"), "start", "-H", "127.0.0.1", "-p", String(port)];
   const child = spawn(process.execPath, args, { cwd: root, env: baseEnv, stdio: ["ignore", "pipe", "pipe"] });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   let output = "";
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
 
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in 60 s:\n${output}`)), 60_000);
+    if (whileStarting) child.stderr.on("data", () => whileStarting(output));
     const check = () => {
+      whileStarting?.(output);
       const match = /listening on (http:\/\/[^\s]+)|Local:\s+(http:\/\/[^\s]+)|Ready in/.exec(output);
       if (match) {
         clearTimeout(timer);
@@ -338,6 +357,21 @@ export async function startServer(
     child.stderr.destroy();
   };
   return { baseUrl, logs: () => output, stop: () => stopProcess(child), pid: child.pid!, closeOutput };
+}
+
+/** Starts `count` servers at once on one database; if one fails, those that started are stopped before the throw. */
+export async function startServers(
+  count: number,
+  entry: Entry,
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<RunningServer[]> {
+  const started = await Promise.allSettled(Array.from({ length: count }, () => startServer(entry, databaseUrl, env)));
+  const servers = started.flatMap((result) => (result.status === "fulfilled" ? [result.value] : []));
+  const failure = started.find((result) => result.status === "rejected");
+  if (!failure) return servers;
+  await Promise.all(servers.map((server) => server.stop()));
+  throw failure.reason;
 }
 
 export async function stopProcess(child: ChildProcess): Promise<void> {
