@@ -16,6 +16,7 @@ import { dispatchSession, SESSION_PATH } from "@/lib/admin/session-route";
 import { signInsBusy } from "@/lib/auth/sign-in-throttle";
 import { config, ConfigError } from "@/lib/config";
 import { db } from "@/lib/db/client";
+import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { migrate } from "@/lib/db/migrate";
 import { seedDemoCatalogue } from "@/lib/demo-seed";
 import { endLiveStreams } from "@/lib/events/live";
@@ -69,6 +70,29 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+/** How long start-up waits, in all, for another process's hold on the SQLite file to end. */
+const STARTUP_BUSY_WAIT_MS = 30_000;
+
+/**
+ * Runs the start-up writes again while another process holds the SQLite file's write lock: a second instance
+ * starting at once, or a tool. A statement waits only the short busy timeout (lib/db/client.ts) and then fails as
+ * unavailable; at start-up nothing is being served yet, so waiting is better than exiting. Each piece of the work
+ * is idempotent and runs in its own transaction, so a run cut short is simply run again. PostgreSQL waits on its
+ * row locks and needs none of this; an error that is not a busy file stops the start as before.
+ */
+async function whileSqliteBusy(provider: "sqlite" | "postgresql", work: () => Promise<void>): Promise<void> {
+  const deadline = Date.now() + STARTUP_BUSY_WAIT_MS;
+  for (let pause = 100; ; pause = Math.min(pause * 2, 2000)) {
+    try {
+      return await work();
+    } catch (error) {
+      if (provider !== "sqlite" || !isDatabaseUnavailable(error) || Date.now() > deadline) throw error;
+      log("info", "the database file is busy: start-up tries again", { inMs: pause });
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const settings = config();
   const { database } = settings;
@@ -76,16 +100,18 @@ async function main(): Promise<void> {
   const metricsOn = settings.METRICS_TOKEN !== undefined;
   const applied = await migrate(database);
   if (applied.length) log("info", "migrations applied", { migrations: applied });
-  const rekeying = await rekeyCategoryNames();
-  if (rekeying.rekeyed) log("info", "category name keys brought up to date", { categories: rekeying.rekeyed });
-  for (const { category, sameNameAs } of rekeying.clashes)
-    log("warn", "two categories have one name: rename one on the Categories page", { category, sameNameAs });
+  await whileSqliteBusy(database.provider, async () => {
+    const rekeying = await rekeyCategoryNames();
+    if (rekeying.rekeyed) log("info", "category name keys brought up to date", { categories: rekeying.rekeyed });
+    for (const { category, sameNameAs } of rekeying.clashes)
+      log("warn", "two categories have one name: rename one on the Categories page", { category, sameNameAs });
 
-  if (settings.DEMO_SEED === "on") {
-    const seeded = await seedDemoCatalogue(db(), database.provider);
-    if (seeded) log("info", "demo catalogue seeded", { pets: seeded });
-  }
-  await prepareAdminApp(settings); // its API key; on loopback only, a demo staff account
+    if (settings.DEMO_SEED === "on") {
+      const seeded = await seedDemoCatalogue(db(), database.provider);
+      if (seeded) log("info", "demo catalogue seeded", { pets: seeded });
+    }
+    await prepareAdminApp(settings); // its API key; on loopback only, a demo staff account
+  });
   if ((await countActiveClientKeys()) === 0) {
     console.log("No API key for /v1 clients exists yet. Create one with:  npm run key -- create <name>");
   }

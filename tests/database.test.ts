@@ -7,8 +7,11 @@ import Database from "better-sqlite3";
 import { databaseConfig } from "@/lib/config";
 import { createDatabase, type Database as Client } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
+import { call } from "@/scripts/harness/http";
+import { createMigratedDatabase, startServer, type RunningServer } from "@/scripts/harness/servers";
 
-// The SQLite connection Prisma's adapter shares between all requests of a process (lib/db/sqlite-adapter.ts).
+// The SQLite connection Prisma's adapter shares between all requests of a process (lib/db/sqlite-adapter.ts), and a
+// server starting while another process writes to its file.
 
 describe("the SQLite connection", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-db-"));
@@ -65,5 +68,31 @@ describe("the SQLite connection", () => {
     const sqlite = new Database(config.provider === "sqlite" ? config.file : "", { readonly: true });
     assert.equal(sqlite.pragma("journal_mode", { simple: true }), "wal");
     sqlite.close();
+  });
+});
+
+describe("starting beside another process's write", () => {
+  test("a server that finds the SQLite file's write lock held waits for it, then starts", async () => {
+    const database = await createMigratedDatabase("sqlite");
+    // Another process's write transaction (a second instance starting, a tool), held until the server says it was
+    // refused and will try again: a statement waits only the busy timeout (250 ms) for the lock.
+    const holder = new Database(database.url.replace(/^file:/, ""));
+    holder.exec("BEGIN IMMEDIATE");
+    const release = () => holder.inTransaction && holder.exec("COMMIT");
+    const failSafe = setTimeout(release, 20_000);
+    let server: RunningServer | undefined;
+    try {
+      server = await startServer("custom", database.url, {}, (output) => {
+        if (output.includes("the database file is busy: start-up tries again")) release();
+      });
+      assert.match(server.logs(), /the database file is busy: start-up tries again/);
+      assert.equal((await call(server.baseUrl, "GET", "/healthz")).status, 200);
+    } finally {
+      clearTimeout(failSafe);
+      release();
+      holder.close();
+      await server?.stop();
+      await database.drop();
+    }
   });
 });
