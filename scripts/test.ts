@@ -115,9 +115,6 @@ async function suite(secondPass: Promise<boolean> = Promise.resolve(false)): Pro
         "tsx",
         "--conditions=react-server",
         "--test",
-        // A file whose tests have ended exits even if something it started is still open (a server a failed test
-        // lost): the harness kills and names such a server at exit (scripts/harness/servers.ts).
-        "--test-force-exit",
         "--test-reporter=spec",
         "--test-reporter-destination=stdout",
         "--test-reporter=tap",

@@ -294,9 +294,11 @@ export type RunningServer = {
  * modules); "next" is plain `next start`, the framework's own entry to the same route modules.
  */
 /**
- * The servers this process started and has not seen exit. A test that loses one (say, two started at once and one
- * failed) would otherwise leave it running, and its open pipes keep the test file's process, and the whole run,
- * waiting for ever: at exit each is killed and named on stderr, so the leak is seen and fixed, not hung on.
+ * The servers this process started and has not seen exit: killed, and named on stderr, when the process exits
+ * (a Playwright worker torn down, a tool's error). A node:test file that loses one (say, two started at once and
+ * one failed) does not exit at all, its pipes held open: its job's time limit (scripts/harness/jobs.ts) kills it.
+ * Not --test-force-exit: it ends a file whose describe blocks are declared after a top-level await (most of ours)
+ * before they run, and reports the few that ran as a pass.
  */
 const running = new Set<ChildProcess>();
 process.once("exit", () => {
