@@ -16,7 +16,7 @@ import { dispatchSession, SESSION_PATH } from "@/lib/admin/session-route";
 import { signInsBusy } from "@/lib/auth/sign-in-throttle";
 import { config, ConfigError } from "@/lib/config";
 import { db } from "@/lib/db/client";
-import { isDatabaseUnavailable } from "@/lib/db/errors";
+import { isSqliteBusy } from "@/lib/db/errors";
 import { migrate } from "@/lib/db/migrate";
 import { seedDemoCatalogue } from "@/lib/demo-seed";
 import { endLiveStreams } from "@/lib/events/live";
@@ -76,7 +76,7 @@ const STARTUP_BUSY_WAIT_MS = 30_000;
 /**
  * Runs the start-up writes again while another process holds the SQLite file's write lock: a second instance
  * starting at once, or a tool. A statement waits only the short busy timeout (lib/db/client.ts) and then fails as
- * unavailable; at start-up nothing is being served yet, so waiting is better than exiting. Each piece of the work
+ * busy; at start-up nothing is being served yet, so waiting is better than exiting. Each piece of the work
  * is idempotent and runs in its own transaction, so a run cut short is simply run again. PostgreSQL waits on its
  * row locks and needs none of this; an error that is not a busy file stops the start as before.
  */
@@ -86,7 +86,7 @@ async function whileSqliteBusy(provider: "sqlite" | "postgresql", work: () => Pr
     try {
       return await work();
     } catch (error) {
-      if (provider !== "sqlite" || !isDatabaseUnavailable(error) || Date.now() > deadline) throw error;
+      if (provider !== "sqlite" || !isSqliteBusy(error) || Date.now() > deadline) throw error;
       log("info", "the database file is busy: start-up tries again", { inMs: pause });
       await new Promise((resolve) => setTimeout(resolve, pause));
     }

@@ -54,35 +54,57 @@ const pgConnectionMessages = [
   "timeout exceeded when trying to connect", // the pool's wait for a connection, as P2024
 ];
 
+type ErrorParts = {
+  code?: unknown;
+  kind?: unknown;
+  name?: unknown;
+  message?: unknown;
+  cause?: unknown;
+  meta?: { driverAdapterError?: unknown };
+};
+
 /**
- * Looks through the error, its causes and the driver adapter's error Prisma attaches as
- * `meta.driverAdapterError` (where raw queries report an unreachable server) for a sign of an outage.
+ * Whether the error, one of its causes or the driver adapter's error Prisma attaches as `meta.driverAdapterError`
+ * (where raw queries report an unreachable server) is one that `sign` picks out.
  */
-export function isDatabaseUnavailable(error: unknown): boolean {
+function anyCause(error: unknown, sign: (parts: ErrorParts) => boolean): boolean {
   const queue: unknown[] = [error];
   for (let seen = 0; queue.length > 0 && seen < 10; seen++) {
     const current = queue.shift();
     if (!current || typeof current !== "object") continue;
-    const { code, kind, name, message, cause, meta } = current as {
-      code?: unknown;
-      kind?: unknown;
-      name?: unknown;
-      message?: unknown;
-      cause?: unknown;
-      meta?: { driverAdapterError?: unknown };
-    };
+    const parts = current as ErrorParts;
+    if (sign(parts)) return true;
+    queue.push(parts.cause, parts.meta?.driverAdapterError);
+  }
+  return false;
+}
+
+/**
+ * Another process holds the SQLite file's write lock past the busy timeout: better-sqlite3's SQLITE_BUSY, which
+ * Prisma's adapter reports as a socket timeout ("Operation has timed out").
+ */
+export function isSqliteBusy(error: unknown): boolean {
+  return anyCause(
+    error,
+    ({ code, kind, message }) =>
+      code === "SQLITE_BUSY" ||
+      kind === "SocketTimeout" ||
+      (typeof message === "string" && /database is locked|SQLITE_BUSY/.test(message)),
+  );
+}
+
+/** Whether the error, or one of its causes, is a sign of an outage. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return anyCause(error, ({ code, kind, name, message }) => {
     if (typeof code === "string" && (unavailableCodes.has(code) || unavailableSystemCodes.has(code))) return true;
     if (typeof kind === "string" && unavailableKinds.has(kind)) return true;
     if (name === "PrismaClientInitializationError") return true;
     if (code === undefined && typeof message === "string" && pgConnectionMessages.includes(message)) return true;
-    if (
+    return (
       typeof message === "string" &&
       /ECONNREFUSED|Connection terminated|connection timeout|database is locked|Can't reach database server/i.test(
         message,
       )
-    )
-      return true;
-    queue.push(cause, meta?.driverAdapterError);
-  }
-  return false;
+    );
+  });
 }

@@ -21,19 +21,48 @@ export type Job = {
 /** A node:test file's limit: the slowest takes about two minutes on a slow machine. */
 const DEFAULT_LIMIT_SECONDS = 10 * 60;
 
-/** The process groups of the jobs running: killed if this process ends first (an interrupt, a failure). */
-const groups = new Set<number>();
-process.once("exit", () => {
-  for (const group of groups) killGroup(group);
-});
+/**
+ * Every process below `pid` (children first found by their parent id in /proc), then `pid` itself. Read whole
+ * before any is killed: a process whose parent dies is moved under init and could no longer be found. Playwright
+ * starts Chromium in a process group of its own, so a group kill would miss it; the parent links do not.
+ */
+function processTree(pid: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${entry}/stat`, "utf8");
+      const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree: number[] = [];
+  const visit = (id: number) => {
+    for (const child of children.get(id) ?? []) visit(child);
+    tree.push(id);
+  };
+  visit(pid);
+  return tree;
+}
 
-function killGroup(group: number): void {
-  try {
-    process.kill(-group, "SIGKILL");
-  } catch {
-    // already gone
+/** Kills a job with every process it started (a hung test file, a server it lost, Playwright's browsers). */
+function killTree(pid: number): void {
+  for (const id of processTree(pid)) {
+    try {
+      process.kill(id, "SIGKILL");
+    } catch {
+      // already gone
+    }
   }
 }
+
+/** The jobs running: killed with what they started if this process exits first (a failure, an interrupt). */
+const running = new Set<number>();
+process.once("exit", () => {
+  for (const pid of running) killTree(pid);
+});
 
 export type JobResult = {
   title: string;
@@ -47,19 +76,19 @@ export type JobResult = {
 
 function runJob(job: Job, env: NodeJS.ProcessEnv): Promise<JobResult> {
   const since = performance.now();
-  // Its own process group, so that a job past its limit is killed with every process it started.
+  // In this process's group, so that an interrupt at the terminal reaches it (Playwright then closes its
+  // browsers); past its limit it is killed with every process below it.
   const child = spawn(process.execPath, job.args, {
     env: { ...env, ...job.env },
     stdio: ["ignore", "pipe", "pipe"],
-    detached: true,
   });
-  const group = child.pid!;
-  groups.add(group);
+  const pid = child.pid!;
+  running.add(pid);
   const limit = job.limitSeconds ?? DEFAULT_LIMIT_SECONDS;
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
-    killGroup(group);
+    killTree(pid);
   }, limit * 1000);
   const output: Buffer[] = [];
   child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
@@ -67,7 +96,7 @@ function runJob(job: Job, env: NodeJS.ProcessEnv): Promise<JobResult> {
   return new Promise((resolve) => {
     child.on("close", (code, signal) => {
       clearTimeout(timer);
-      groups.delete(group);
+      running.delete(pid);
       const status = code ?? (signal ? 1 : 0);
       const seconds = (performance.now() - since) / 1000;
       const counts = job.counts(status);

@@ -290,10 +290,6 @@ export type RunningServer = {
 };
 
 /**
- * Starts the production build. "custom" is server.ts (what npm start runs: /v1 straight to the route
- * modules); "next" is plain `next start`, the framework's own entry to the same route modules.
- */
-/**
  * The servers this process started and has not seen exit: killed, and named on stderr, when the process exits
  * (a Playwright worker torn down, a tool's error). A node:test file that loses one (say, two started at once and
  * one failed) does not exit at all, its pipes held open: its job's time limit (scripts/harness/jobs.ts) kills it.
@@ -308,6 +304,10 @@ process.once("exit", () => {
   }
 });
 
+/**
+ * Starts the production build. "custom" is server.ts (what npm start runs: /v1 straight to the route
+ * modules); "next" is plain `next start`, the framework's own entry to the same route modules.
+ */
 export async function startServer(
   entry: Entry,
   databaseUrl: string,
@@ -337,11 +337,15 @@ export async function startServer(
   child.stdout.on("data", (chunk) => (output += chunk));
   child.stderr.on("data", (chunk) => (output += chunk));
 
+  const watch = () => whileStarting?.(output);
+  child.stdout.on("data", watch);
+  child.stderr.on("data", watch);
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in 60 s:\n${output}`)), 60_000);
-    if (whileStarting) child.stderr.on("data", () => whileStarting(output));
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL"); // not left running by a start that failed
+      reject(new Error(`server did not start in 60 s:\n${output}`));
+    }, 60_000);
     const check = () => {
-      whileStarting?.(output);
       const match = /listening on (http:\/\/[^\s]+)|Local:\s+(http:\/\/[^\s]+)|Ready in/.exec(output);
       if (match) {
         clearTimeout(timer);
@@ -354,6 +358,8 @@ export async function startServer(
       reject(new Error(`server exited with ${code} before listening:\n${output}`));
     });
   });
+  child.stdout.off("data", watch);
+  child.stderr.off("data", watch);
   const closeOutput = () => {
     child.stdout.destroy();
     child.stderr.destroy();
