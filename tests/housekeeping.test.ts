@@ -1,16 +1,19 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { COMMAND_LINE } from "@/lib/audit/record";
 import { databaseConfig } from "@/lib/config";
-import { createDatabase, type Database } from "@/lib/db/client";
+import { createDatabase, db, withDatabase, type Database } from "@/lib/db/client";
 import { Prisma } from "@/lib/generated/sqlite/client";
 import { runHousekeeping } from "@/lib/housekeeping";
 import { IDEMPOTENCY_TTL_MS } from "@/lib/idempotency";
+import { findOrder, placeOrder } from "@/lib/orders/store";
+import { createPet, findPet } from "@/lib/pets/store";
 import { oldestRateLimitWindowKept } from "@/lib/rate-limit";
 import { createMigratedDatabase, startServer, testProviders, type TestDatabase } from "@/scripts/harness/servers";
 
 // Housekeeping on each database: a backlog far larger than one batch is deleted in one run, batch by
 // batch, and every row still needed survives; activity records go only past AUDIT_RETENTION_DAYS; the
-// server runs it at start.
+// server runs it at start; a placed order past its hold is expired by it, its pet freed.
 
 const BACKLOG = 25_000;
 const SESSIONS_BACKLOG = 2_500;
@@ -353,6 +356,51 @@ for (const provider of providers) {
         assert.equal(await client.auditEvent.count({ where: { targetLabel: "left behind" } }), 0);
       } finally {
         await server.stop();
+      }
+    });
+  });
+}
+
+// In the test process, on SQLite only: the store's provider-specific statements read the provider from config(),
+// which is the process's DATABASE_URL, not withDatabase's. On PostgreSQL the same expiry (expireOrder) is proven
+// through requests in tests/orders.test.ts; in-process PostgreSQL waits for the provider to follow db().
+for (const provider of providers.filter((each) => each === "sqlite")) {
+  describe(`housekeeping ends holds on ${provider}`, () => {
+    test("an order past its hold is expired, its pet available, with both events; not a moment before", async () => {
+      const database = await createMigratedDatabase(provider);
+      try {
+        await withDatabase(databaseConfig(database.url), async () => {
+          const { pet } = await createPet({ name: "Held", categoryId: 1n, status: "available" }, COMMAND_LINE);
+          const { order } = await placeOrder({ petId: pet.id, customerName: "Ada Lovelace" }, COMMAND_LINE);
+          const end = new Date(Date.parse(order.expiresAt!));
+          const lastEvent = (await db().event.findFirst({ orderBy: { id: "desc" }, select: { id: true } }))!.id;
+
+          const early = await runHousekeeping({ now: new Date(end.getTime() - 1000), auditRetentionDays: 0 });
+          assert.deepEqual(early.expiredOrders, { rows: 0, batches: 1 });
+          assert.equal((await findOrder(order.id))!.order.status, "placed");
+          assert.equal((await findPet(pet.id))!.pet.status, "pending");
+
+          const report = await runHousekeeping({ now: end, auditRetentionDays: 0 });
+          assert.deepEqual(report.expiredOrders, { rows: 1, batches: 1 });
+          const expired = (await findOrder(order.id))!.order;
+          assert.equal(expired.status, "expired");
+          assert.equal(expired.expiredAt, order.expiresAt, "expired when its hold ended");
+          assert.equal((await findPet(pet.id))!.pet.status, "available");
+          const events = await db().event.findMany({
+            where: { id: { gt: lastEvent } },
+            orderBy: { id: "asc" },
+            select: { type: true },
+          });
+          assert.deepEqual(
+            events.map((event) => event.type),
+            ["order.expired", "pet.updated"],
+          );
+
+          const again = await runHousekeeping({ now: end, auditRetentionDays: 0 });
+          assert.deepEqual(again.expiredOrders, { rows: 0, batches: 1 }, "once");
+        });
+      } finally {
+        await database.drop();
       }
     });
   });
