@@ -1,9 +1,10 @@
 import type { APIRequestContext, Locator, Page } from "@playwright/test";
-import { adminApiKey, E2E_STAFF, expect, expectNoAxeViolations, signIn, signInAs, test } from "./support";
+import { adminApiKey, E2E_STAFF, expect, expectNoAxeViolations, signIn, signInAs, tabTo, test } from "./support";
 
 // Selling a pet the way staff do (issue 22): a counter sale from the pet's panel (the hold shown, its status and
 // deletion not offered), approving and delivering from the Orders page after a confirmation naming the pet and the
-// customer, cancelling, a colleague's change told in words, by keyboard alone and at 390 px, axe-clean throughout.
+// customer, cancelling, a colleague's change told in words, by keyboard alone and at 390 px, axe-clean throughout;
+// the list's status chips and their counts, the search and 20 orders a page, all in the URL.
 // Every pet and order here is made here, so the demo catalogue the other specs count on stays as it is.
 
 let made = 0;
@@ -222,5 +223,99 @@ test.describe("the Orders page at phone width", () => {
       expect(box.height, `${await target.textContent()} is at least 44 px tall`).toBeGreaterThanOrEqual(44);
     }
     await expectNoAxeViolations(page, "the Orders page at 390 px");
+  });
+
+  test("a counter sale from the pet's sheet by keyboard alone: the form and the hold fit 390 px, axe-clean", async ({
+    page,
+    request,
+  }) => {
+    const name = uniqueName("Phone sale rabbit");
+    const petId = await makePet(request, name);
+    await signIn(page, `/admin?q=${encodeURIComponent(name)}&pet=${petId}`);
+    const panel = page.getByTestId("pet-panel");
+    await expect(panel.getByTestId("pet-name")).toHaveText(name);
+
+    const open = panel.getByRole("button", { name: "Place order…" });
+    await tabTo(page, open);
+    await page.keyboard.press("Enter");
+    const nameField = panel.getByLabel("Customer name");
+    await expect(nameField).toBeFocused();
+    await page.keyboard.type("Mary Jackson");
+    await page.keyboard.press("Tab");
+    await expect(panel.getByLabel("Customer email (optional)")).toBeFocused();
+    await page.keyboard.type("mary@example.com");
+    const place = panel.getByRole("button", { name: "Place order", exact: true });
+    for (const target of [nameField, place, panel.getByRole("button", { name: "Cancel", exact: true })]) {
+      const box = (await target.boundingBox())!;
+      expect(box.height, `${await target.getAttribute("name")} is at least 44 px tall`).toBeGreaterThanOrEqual(44);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await expectNoAxeViolations(page, "the place-order form at 390 px");
+    await page.keyboard.press("Tab");
+    await expect(place).toBeFocused();
+    await page.keyboard.press("Enter");
+
+    const hold = panel.getByTestId("hold");
+    await expect(hold).toBeFocused();
+    await expect(hold).toContainText(/On hold for Mary Jackson until .+ \(order #\d+\)\./);
+    await expect(panel.getByTestId("pet-status")).toHaveText("pending");
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await expectNoAxeViolations(page, "a pet on hold at 390 px");
+    expect(await petStatus(request, petId)).toBe("pending");
+  });
+});
+
+test.describe("the Orders page's list", () => {
+  test("chips count each status and follow new orders; a chip and a search narrow the list; 20 a page", async ({
+    page,
+    request,
+  }) => {
+    const counts = async () => {
+      const response = await request.get("/v1/store/orders/counts", { headers: v1() });
+      expect(response.ok()).toBe(true);
+      return (await response.json()) as { total: number; byStatus: Record<string, number> };
+    };
+    const before = await counts();
+
+    const customer = uniqueName("Paging customer");
+    const orders: string[] = [];
+    for (let index = 0; index < 22; index++)
+      orders.push(await makeOrder(request, await makePet(request, uniqueName("Paged pet")), customer));
+    const approve = await request.post(`/v1/store/orders/${orders[0]}/approve`, { headers: v1() });
+    expect(approve.status(), await approve.text()).toBe(200);
+    const other = await makeOrder(request, await makePet(request, uniqueName("Unsearched pet")), "Someone Else");
+
+    const after = await counts();
+    expect(after.total).toBe(before.total + 23);
+    expect(after.byStatus.placed).toBe(before.byStatus.placed + 22);
+    expect(after.byStatus.approved).toBe(before.byStatus.approved + 1);
+
+    await openOrders(page, `/admin/orders?q=${encodeURIComponent(customer)}`);
+    for (const [chip, count] of [["all", after.total], ...Object.entries(after.byStatus)] as const)
+      await expect(page.getByTestId(`order-chip-${chip}`)).toContainText(String(count));
+
+    // The search: this customer's 22 orders, newest first, 20 a page; the other customer's is not among them.
+    const rows = page.getByTestId("order-row");
+    await expect(rows).toHaveCount(20);
+    await expect(rows.first()).toContainText(`#${orders[21]}`);
+    await expect(page.getByRole("status").filter({ hasText: "20 orders, newest first." })).toBeAttached();
+    await expect(rows.filter({ hasText: `#${other}` })).toHaveCount(0);
+    await page.getByRole("button", { name: "Older orders" }).click();
+    await expect(page).toHaveURL((url) => url.searchParams.has("cursor") && url.searchParams.get("q") === customer);
+    await expect(rows).toHaveCount(2);
+    await expect(rows.last()).toContainText(`#${orders[0]}`);
+    await page.reload(); // the page is in the URL
+    await expect(rows).toHaveCount(2);
+    await page.getByRole("button", { name: "Newest orders" }).click();
+    await expect(rows).toHaveCount(20);
+
+    // A chip keeps the search: only the approved one.
+    await page.getByTestId("order-chip-approved").click();
+    await expect(page).toHaveURL((url) => url.searchParams.get("status") === "approved");
+    expect(new URL(page.url()).searchParams.get("q")).toBe(customer);
+    await expect(page.getByTestId("order-chip-approved")).toHaveAttribute("aria-current", "page");
+    await expect(rows).toHaveCount(1);
+    await expect(rows.first()).toContainText(`#${orders[0]}`);
+    await expect(rows.first()).toContainText("approved");
   });
 });

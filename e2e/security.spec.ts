@@ -60,8 +60,10 @@ test.describe("what reaches the browser", () => {
      * Presses Tab until `name` (an accessible name) has the focus, on an element of `tag` when given (the table's
      * Name header is a button, the form's Name a field); fails if it is never reached.
      */
+    // Up to 150 presses: a page of 20 rows is 40 stops (a checkbox and a link each) before the form, and which pets
+    // are pending depends on the specs before this one in the worker (an order holds its pet).
     const tabTo = async (name: string, tag?: string) => {
-      for (let presses = 0; presses < 40; presses++) {
+      for (let presses = 0; presses < 150; presses++) {
         await page.keyboard.press("Tab");
         const focused = await page.evaluate(() => {
           const element = document.activeElement as HTMLInputElement | null;
