@@ -10,8 +10,9 @@ import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { missingFirstPassFiles, runsInFirstPass } from "./harness/first-pass.ts";
-import { runJobs, tapCounts, testFiles, timingTable, type Job } from "./harness/jobs.ts";
+import { runJobs, tapCounts, testFiles, timingTable, whyLine, type Job } from "./harness/jobs.ts";
 import {
   npmUnder,
   prepareSecondNode,
@@ -170,19 +171,30 @@ async function suite(secondPass: Promise<boolean> = Promise.resolve(false)): Pro
 type PlaywrightSuite = {
   title: string;
   suites?: PlaywrightSuite[];
-  specs?: { title: string; line: number; tests: { status: string }[] }[];
+  specs?: {
+    title: string;
+    line: number;
+    tests: { status: string; results?: { error?: { message?: string } }[] }[];
+  }[];
 };
 type PlaywrightReport = {
   stats: { expected: number; unexpected: number; flaky: number; skipped: number };
   suites: PlaywrightSuite[];
 };
 
-/** The titles of the browser tests that failed (status "unexpected"), as the list reporter writes them. */
+/**
+ * The browser tests that failed (status "unexpected"), titled as the list reporter writes them, each with the start
+ * of its last error (colours taken out) for the summary CI shows.
+ */
 function unexpectedTests(suites: PlaywrightSuite[], titles: string[] = []): string[] {
+  const why = (spec: NonNullable<PlaywrightSuite["specs"]>[number]) => {
+    const message = spec.tests.flatMap((run) => run.results ?? []).findLast((result) => result.error)?.error?.message;
+    return whyLine(stripVTControlCharacters(message ?? ""));
+  };
   return suites.flatMap((suite) => [
     ...(suite.specs ?? [])
       .filter((spec) => spec.tests.some((run) => run.status === "unexpected"))
-      .map((spec) => [...titles, suite.title, spec.title].filter(Boolean).join(" › ")),
+      .map((spec) => `${[...titles, suite.title, spec.title].filter(Boolean).join(" › ")}:${spec.line}${why(spec)}`),
     ...unexpectedTests(suite.suites ?? [], [...titles, suite.title]),
   ]);
 }

@@ -134,15 +134,43 @@ export function tapCounts(file: string, status: number): Tally {
   const report = fs.existsSync(file) ? fs.readFileSync(file, "utf8") : "";
   const count = (what: string) => Number(new RegExp(`^# ${what} (\\d+)$`, "m").exec(report)?.[1] ?? 0);
   const failed = count("fail");
-  const failures = [...report.matchAll(/^\s*not ok \d+ - (.*?)(?: # .*)?$/gm)].map((match) =>
-    match[1].replaceAll("\\#", "#"),
-  );
+  const failures = [...report.matchAll(/^(\s*)not ok \d+ - (.*?)(?: # .*)?$/gm)].flatMap((match) => {
+    const name = match[2].replaceAll("\\#", "#");
+    const block = report.slice(match.index + match[0].length).split(new RegExp(`^${match[1]}  \\.\\.\\.$`, "m"))[0];
+    if (block.includes("failureType: 'subtestsFailed'")) return [name];
+    return [`${name}${failureDetail(block)}`];
+  });
   return {
     passed: count("pass"),
     failed: failed + (status !== 0 && failed === 0 ? 1 : 0),
     skipped: count("skipped"),
     failures,
   };
+}
+
+/**
+ * What a failed test's TAP block says of why, in one line for the summary CI shows: the start of its error and the
+ * first place in a test file its stack names. The log above the summary has it whole.
+ */
+function failureDetail(block: string): string {
+  const lines = block.split("\n");
+  const start = lines.findIndex((line) => /^\s*error: /.test(line));
+  if (start === -1) return "";
+  const indent = /^(\s*)/.exec(lines[start])![1].length;
+  const inline = lines[start].trim().slice("error: ".length);
+  const error = inline === "|-" || inline === "|" ? [] : [inline.replace(/^'(.*)'$/, "$1")];
+  for (const line of lines.slice(start + 1)) {
+    if (line.trim() && /^\s*/.exec(line)![0].length <= indent) break;
+    if (line.trim()) error.push(line.trim());
+  }
+  const place = /\(?([^\s()]+\.test\.ts:\d+:\d+)\)?/.exec(block.slice(block.indexOf("stack:")))?.[1];
+  return `${whyLine(error.join(" "))}${place ? `\n      at ${place}` : ""}`;
+}
+
+/** A failure's reason as one indented line under its name in the summary, cut at 400 characters; "" when none. */
+export function whyLine(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line ? `\n      ${line.length > 400 ? `${line.slice(0, 400)}…` : line}` : "";
 }
 
 /** The node:test files, largest first: the longest jobs start first, so that none is left alone at the end. */
