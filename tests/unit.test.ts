@@ -247,7 +247,16 @@ describe("configuration", () => {
     assert.equal(readConfig({ DATABASE_URL: "postgres://u@h/db" }).database.provider, "postgresql");
   });
 
+  test("webhooks retry on Standard Webhooks' schedule unless WEBHOOK_RETRY_SCHEDULE names another", () => {
+    // At once, 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h.
+    assert.deepEqual(readConfig({}).WEBHOOK_RETRY_SCHEDULE, [0, 5, 300, 1800, 7200, 18000, 36000, 36000]);
+    assert.deepEqual(readConfig({ WEBHOOK_RETRY_SCHEDULE: " 0, 1,60 " }).WEBHOOK_RETRY_SCHEDULE, [0, 1, 60]);
+  });
+
   const bad: [Record<string, string>, RegExp][] = [
+    [{ WEBHOOK_RETRY_SCHEDULE: "0,5,-1" }, /^Invalid configuration: WEBHOOK_RETRY_SCHEDULE must be comma-separated/],
+    [{ WEBHOOK_RETRY_SCHEDULE: "604801" }, /^Invalid configuration: WEBHOOK_RETRY_SCHEDULE must be comma-separated/],
+    [{ WEBHOOK_RETRY_SCHEDULE: Array(21).fill("1").join() }, /WEBHOOK_RETRY_SCHEDULE must name at most 20 attempts/],
     [{ PORT: "abc" }, /^Invalid configuration: PORT /],
     [{ PORT: "70000" }, /^Invalid configuration: PORT /],
     [{ DATABASE_URL: "mysql://x" }, /^Invalid configuration: DATABASE_URL must start with file: /],

@@ -17,7 +17,7 @@ import { storeServer, type StoreServer } from "@/scripts/harness/store-server";
 import { databaseConfig } from "@/lib/config";
 import { parseJson } from "@/lib/http/json";
 import { createDatabase, type Database } from "@/lib/db/client";
-import { sendAttempt } from "@/lib/webhooks/send";
+import { ATTEMPT_TIMEOUT_MS, sendAttempt } from "@/lib/webhooks/send";
 import { refusedAddress } from "@/lib/webhooks/address";
 import type { DeliveryView } from "@/lib/webhooks/schema";
 
@@ -142,7 +142,7 @@ function storeFor(provider: TestDatabase["provider"], env: Record<string, string
 
 for (const provider of providers) {
   describe(`webhooks (${provider})`, () => {
-    const { api, admin, state, addEndpoint, addPet, deliveries } = storeFor(provider);
+    const { api, admin, state, addEndpoint, addPet, deliveries, serverEnv } = storeFor(provider);
 
     test("each later event once, signed (standardwebhooks verifies), as the feed has it; type filters", async () => {
       const receiver = await startReceiver();
@@ -202,6 +202,117 @@ for (const provider of providers) {
         await receiver.close();
       }
     });
+
+    // The CLI is the same store functions as the Webhooks page; a process run is its subject, so SQLite alone.
+    if (provider === "sqlite")
+      test("npm run webhook: create, list, disable, enable, rotate-secret, delete, as the worker sees", async () => {
+        const receiver = await startReceiver();
+        const webhook = async (...args: string[]) =>
+          (await runScript("webhook.ts", args, state.database.url, undefined, serverEnv)).trimEnd();
+        const lastLine = (printed: string) => printed.split("\n").at(-1)!;
+        const deliveredTo = async (secret: string, name: string, alsoSecret?: string) => {
+          const pet = await addPet(name);
+          const entry = await waitFor(`the delivery of ${name}`, () =>
+            receiver.on("/cli").find((each) => (parseJson(each.body) as { data: { id: bigint } }).data.id === pet),
+          );
+          assert.equal(verified(secret, entry).type, "pet.created");
+          if (alsoSecret) assert.equal(verified(alsoSecret, entry).type, "pet.created", "the other secret signs too");
+        };
+        try {
+          const created = await webhook("create", receiver.url("/cli"), "--events", "pet.created,order.*");
+          const secret = lastLine(created);
+          assert.match(secret, /^whsec_[A-Za-z0-9+/]{43}=$/, created);
+          // A `kind.*` selection is kept as the types it names (lib/webhooks/schema.ts).
+          const orderTypes = "order.placed, order.approved, order.delivered, order.cancelled, order.expired";
+          const id = new RegExp(
+            `^Created webhook endpoint (\\d+) for \\S+ \\(pet\\.created, ${orderTypes}\\)\\. Its signing secret:$`,
+            "m",
+          ).exec(created)?.[1];
+          assert.ok(id, created);
+          await deliveredTo(secret, "Told by the CLI's endpoint");
+          assert.match(
+            await webhook("list"),
+            new RegExp(
+              `^${id}\\s+${receiver.url("/cli")}\\s+pet\\.created,${orderTypes.replaceAll(", ", ",")}\\s+enabled\\s`,
+              "m",
+            ),
+          );
+
+          assert.equal(await webhook("disable", id), `Webhook endpoint ${id} is now disabled.`);
+          assert.equal(await webhook("disable", id), `Webhook endpoint ${id} was already disabled.`);
+          assert.match(await webhook("list"), new RegExp(`^${id}\\s.*\\sdisabled: `, "m"));
+          const before = receiver.on("/cli").length;
+          await addPet("While it is disabled");
+          await sleep(1500);
+          assert.equal(receiver.on("/cli").length, before, "a disabled endpoint gets nothing");
+          assert.equal(await webhook("enable", id), `Webhook endpoint ${id} is now enabled.`);
+          await deliveredTo(secret, "After enabling");
+
+          const rotated = await webhook("rotate-secret", id);
+          const newSecret = lastLine(rotated);
+          assert.match(newSecret, /^whsec_[A-Za-z0-9+/]{43}=$/, rotated);
+          assert.notEqual(newSecret, secret);
+          assert.match(
+            rotated,
+            new RegExp(`^Rotated the secret of webhook endpoint ${id}; the old one also signs until `),
+          );
+          await deliveredTo(newSecret, "After the rotation", secret);
+
+          for (const action of ["webhook.created", "webhook.disabled", "webhook.enabled", "webhook.secret_rotated"]) {
+            const records = (await admin("GET", `/admin/api/activity?action=${action}&limit=5`)).body as {
+              actor: { type: string; label: string };
+            }[];
+            assert.ok(
+              records.some((record) => record.actor.type === "cli" && record.actor.label === "command line"),
+              `${action} recorded as the command line's`,
+            );
+          }
+
+          assert.equal(await webhook("delete", id), `Deleted webhook endpoint ${id} and its deliveries.`);
+          assert.match(await webhook("list"), /^No webhook endpoints\./);
+          const gone = await runScript("webhook.ts", ["delete", id], state.database.url).then(
+            () => assert.fail("a second delete was accepted"),
+            (error: Error & { code?: number; stderr?: string }) => error,
+          );
+          assert.equal(gone.code, 2);
+          assert.match(gone.stderr!, new RegExp(`No webhook endpoint has id ${id}\\.`));
+        } finally {
+          await receiver.close();
+        }
+      });
+
+    // Ten seconds of waiting: SQLite alone, the worker's timer being the subject.
+    if (provider === "sqlite")
+      test(`an attempt unanswered in ${ATTEMPT_TIMEOUT_MS / 1000} s fails, hung up on, and is retried`, async () => {
+        const hungUp: number[] = [];
+        const silent = http.createServer((request) => {
+          request.resume();
+          request.socket.once("close", () => hungUp.push(Date.now())); // never answered
+        });
+        await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+        const { port } = silent.address() as { port: number };
+        try {
+          const endpoint = await addEndpoint(`http://127.0.0.1:${port}/silent`, ["pet.created"]);
+          await addPet("Never acknowledged");
+          const [row] = await waitFor(
+            "the first attempt to time out",
+            async () => {
+              const rows = await deliveries(endpoint.id);
+              return rows[0]?.lastError ? rows : undefined;
+            },
+            ATTEMPT_TIMEOUT_MS + 15_000,
+          );
+          assert.equal(row.lastError, `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s`);
+          assert.equal(row.lastStatus, null);
+          assert.ok(Number(row.lastDurationMs) >= ATTEMPT_TIMEOUT_MS, `${row.lastDurationMs} ms`);
+          assert.equal(row.state, "pending", "tried again on the schedule");
+          assert.ok(hungUp.length >= 1, "the connection was closed");
+          await admin("DELETE", `/admin/api/webhooks/${endpoint.id}`);
+        } finally {
+          silent.closeAllConnections();
+          await new Promise<void>((resolve) => silent.close(() => resolve()));
+        }
+      });
 
     test("a failing endpoint is retried on the schedule with one webhook-id, then the delivery fails", async () => {
       const receiver = await startReceiver((entry, count) => ({

@@ -182,8 +182,14 @@ export async function createMigratedDatabase(provider: TestDatabase["provider"])
  * Runs a project tool (scripts/*.ts, compiled in dist/) against a database, with `input` on its stdin;
  * resolves with its stdout.
  */
-export async function runScript(script: string, args: string[], databaseUrl: string, input?: string): Promise<string> {
-  return (await runScriptOutput(script, args, databaseUrl, input)).stdout;
+export async function runScript(
+  script: string,
+  args: string[],
+  databaseUrl: string,
+  input?: string,
+  env: Record<string, string> = {},
+): Promise<string> {
+  return (await runScriptOutput(script, args, databaseUrl, input, env)).stdout;
 }
 
 /** Runs a tool as runScript does; resolves with its stdout and its stderr (where it names the database used). */
@@ -192,10 +198,11 @@ export async function runScriptOutput(
   args: string[],
   databaseUrl: string,
   input?: string,
+  env: Record<string, string> = {},
 ): Promise<{ stdout: string; stderr: string }> {
   const running = run(process.execPath, [compiled(script), ...args], {
     cwd: root,
-    env: { ...process.env, DATABASE_URL: databaseUrl },
+    env: { ...process.env, ...env, DATABASE_URL: databaseUrl },
   });
   running.child.stdin?.end(input ?? "");
   const { stdout, stderr } = await running;
