@@ -6,7 +6,8 @@ import { Button } from "@/components/ui/button";
 // The app's modal dialogs, on the native <dialog>: showModal() moves the focus into it (to `initialFocus`, else
 // its first control) and keeps it there, Escape closes it, and closing gives the focus back to the control that
 // had it before. `open` drives it; `onClose` runs once it has closed, however (a button, Escape), and is the place
-// to move the focus elsewhere when the opener is gone.
+// to move the focus elsewhere when the opener is gone. It may run twice for one closing (at Escape and at the close
+// event), so it must be idempotent: set state, move the focus.
 
 const sizes = { small: "max-w-sm", medium: "max-w-md", large: "max-w-lg" } as const;
 
@@ -42,7 +43,17 @@ export function Modal({
   return (
     <dialog
       ref={dialog}
-      onClose={onClose}
+      onCancel={(event) => {
+        // Escape: closed here and now, and in React's state at once. Left to the browser, the close event comes in a
+        // later task, which Chromium may run after the next key: an Enter on the opener would then find the dialog
+        // still open in React's state and open nothing.
+        event.preventDefault();
+        event.currentTarget.close();
+        onClose();
+      }}
+      onClose={(event) => {
+        if (!event.currentTarget.open) onClose(); // not the late close event of a dialog opened again since
+      }}
       aria-labelledby={titleId}
       aria-describedby={descriptionId}
       data-testid={testId}
