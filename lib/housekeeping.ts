@@ -1,20 +1,22 @@
 import "server-only";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { config } from "@/lib/config";
-import { db, type Database } from "@/lib/db/client";
+import { db, transaction, type Database } from "@/lib/db/client";
 import { signInThrottleCutoffs } from "@/lib/auth/sign-in-throttle";
 import { IDEMPOTENCY_TTL_MS } from "@/lib/idempotency";
 import { deleteEventsBefore } from "@/lib/events/store";
 import { expireLapsedOrders } from "@/lib/orders/store";
 import { foldStatusCountDeltas } from "@/lib/pets/status-counts";
+import { RESTORE_WINDOW_MS } from "@/lib/pets/store";
+import { photoImages } from "@/lib/photos/storage";
 import { oldestRateLimitWindowKept } from "@/lib/rate-limit";
 
 // Deletes the rows nothing needs any more: idempotency records past their 24 hours, rate-limit counters
 // of windows long past, expired staff sessions, sign-in counts of ended windows, sign-in locks long
 // quiet, activity records older than AUDIT_RETENTION_DAYS when it is set (the append-only trigger
 // refuses UPDATE, not DELETE), and events older than EVENT_RETENTION_DAYS; and, on PostgreSQL, folds the pet
-// status counts' deltas into their base rows (lib/pets/status-counts.ts). The server runs it at start and every
-// 10 minutes.
+// status counts' deltas into their base rows (lib/pets/status-counts.ts), and removes the photos of pets deleted for
+// longer than a restore may take. The server runs it at start and every 10 minutes.
 //
 // Each kind is deleted in batches: one short statement deletes at most `batchSize` rows, chosen by
 // primary key through an index on the expiry column where there is one, and commits on its own; the
@@ -44,6 +46,8 @@ export type HousekeepingReport = {
   events: Sweep;
   /** Webhook deliveries done (succeeded or failed) and made longer than EVENT_RETENTION_DAYS ago. */
   webhookDeliveries: Sweep;
+  /** Photos of pets deleted longer ago than a restore may take, with their images. */
+  photos: Sweep;
 };
 
 /** Runs `deleteBatch` (which deletes at most `batchSize` rows) until a batch deletes fewer. */
@@ -154,6 +158,8 @@ export async function runHousekeeping({
         LIMIT ${batchSize})`,
   );
 
+  const photos = await sweepPhotos(database, now, Math.min(batchSize, PHOTO_BATCH_SIZE));
+
   return {
     idempotencyRecords,
     rateLimitCounters,
@@ -165,5 +171,50 @@ export async function runHousekeeping({
     expiredOrders,
     events,
     webhookDeliveries,
+    photos,
   };
+}
+
+/** Photos per statement: each holds a few images of up to megabytes, so far fewer than other rows. */
+const PHOTO_BATCH_SIZE = 50;
+
+/**
+ * The photos of deleted pets (lib/photos/store.ts): marked when first found without their pet, unmarked if the pet
+ * came back (a restore), and deleted with their images at a later run once marked longer than a restore may take.
+ * Pet ids are never given again, so a photo without its pet past RESTORE_WINDOW_MS never has one again.
+ */
+async function sweepPhotos(database: Database, now: Date, batchSize: number): Promise<Sweep> {
+  await inBatches(
+    batchSize,
+    () => database.$executeRaw`
+      UPDATE "photos" SET "pet_deleted_at" = NULL WHERE "id" IN (
+        SELECT "id" FROM "photos" WHERE "pet_deleted_at" IS NOT NULL
+        AND EXISTS (SELECT 1 FROM "pets" WHERE "pets"."id" = "photos"."pet_id") LIMIT ${batchSize})`,
+  );
+  await inBatches(
+    batchSize,
+    () => database.$executeRaw`
+      UPDATE "photos" SET "pet_deleted_at" = ${now} WHERE "id" IN (
+        SELECT "id" FROM "photos" WHERE "pet_deleted_at" IS NULL
+        AND NOT EXISTS (SELECT 1 FROM "pets" WHERE "pets"."id" = "photos"."pet_id") LIMIT ${batchSize})`,
+  );
+  const markedBefore = new Date(now.getTime() - RESTORE_WINDOW_MS);
+  return inBatches(batchSize, async () => {
+    const doomed = await database.photo.findMany({
+      where: { petDeletedAt: { lt: markedBefore } },
+      select: { id: true, petId: true },
+      take: batchSize,
+    });
+    const ids = doomed.map((photo) => photo.id);
+    if (ids.length === 0) return 0;
+    await transaction(
+      async (tx) => {
+        await photoImages().remove(tx, ids);
+        await tx.photo.deleteMany({ where: { id: { in: ids } } });
+      },
+      undefined,
+      database,
+    );
+    return ids.length;
+  });
 }

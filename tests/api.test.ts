@@ -578,6 +578,8 @@ for (const provider of providers) {
             "/pets/counts",
             "/pets/export",
             "/pets/{petId}",
+            "/pets/{petId}/photos",
+            "/pets/{petId}/photos/{photoId}",
             "/store/inventory",
             "/store/orders",
             "/store/orders/counts",

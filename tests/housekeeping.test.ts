@@ -149,6 +149,7 @@ for (const provider of providers) {
         expiredOrders: { rows: 0, batches: 1 },
         events: { rows: 0, batches: 1 },
         webhookDeliveries: { rows: 0, batches: 1 },
+        photos: { rows: 0, batches: 1 },
       });
       assert.deepEqual(
         (await client.idempotencyRecord.findMany({ select: { key: true } })).map(({ key }) => key).sort(),
@@ -173,6 +174,7 @@ for (const provider of providers) {
         expiredOrders: { rows: 0, batches: 1 },
         events: { rows: 0, batches: 1 },
         webhookDeliveries: { rows: 0, batches: 1 },
+        photos: { rows: 0, batches: 1 },
       });
       console.log(`housekeeping ${provider}: ${2 * BACKLOG + SESSIONS_BACKLOG} rows in ${Math.round(elapsed)} ms`);
     });
@@ -294,6 +296,57 @@ for (const provider of providers) {
         ["evt_-1", "evt_-2"],
       );
       await client.webhookEndpoint.delete({ where: { id: endpoint.id } });
+    });
+
+    test("a deleted pet's photos are marked, kept past a restore's window, then go with their images", async () => {
+      const now = new Date();
+      const pet = await client.pet.create({ data: { name: "Gone", categoryId: 1n }, select: { id: true } });
+      const kept = await client.pet.create({ data: { name: "Kept", categoryId: 1n }, select: { id: true } });
+      const photoOf = async (petId: bigint) => {
+        const photo = await client.photo.create({
+          data: { petId, position: 0, contentType: "image/png", width: 1, height: 1, bytes: 1 },
+          select: { id: true },
+        });
+        for (const size of ["thumb", "medium", "full"])
+          await client.photoImage.create({
+            data: { photoId: photo.id, size, contentType: "image/png", width: 1, height: 1, data: new Uint8Array([1]) },
+          });
+        return photo.id;
+      };
+      const gone = await photoOf(pet.id);
+      const stays = await photoOf(kept.id);
+      await client.pet.delete({ where: { id: pet.id } });
+      const run = (at: Date) => runHousekeeping({ database: client, batchSize: BATCH_SIZE, now: at });
+
+      assert.deepEqual((await run(now)).photos, { rows: 0, batches: 1 }, "marked, not deleted");
+      const marked = await client.photo.findUnique({ where: { id: gone }, select: { petDeletedAt: true } });
+      assert.equal(marked?.petDeletedAt?.getTime(), now.getTime());
+      assert.deepEqual((await run(new Date(now.getTime() + 59_000))).photos.rows, 0, "within a restore's window");
+      assert.deepEqual((await run(new Date(now.getTime() + 61_000))).photos, { rows: 1, batches: 1 });
+      assert.deepEqual(
+        (await client.photo.findMany({ select: { id: true } })).map(({ id }) => id),
+        [stays],
+      );
+      assert.deepEqual(
+        [...new Set((await client.photoImage.findMany({ select: { photoId: true } })).map(({ photoId }) => photoId))],
+        [stays],
+        "the images went with it",
+      );
+
+      // A pet restored after its photos were marked (restorePet puts the row back, same id): they stay, unmarked.
+      const back = await client.pet.create({ data: { name: "Back", categoryId: 1n }, select: { id: true } });
+      const returns = await photoOf(back.id);
+      await client.pet.delete({ where: { id: back.id } });
+      await run(now);
+      await client.pet.create({ data: { id: back.id, name: "Back", categoryId: 1n } });
+      assert.equal((await run(new Date(now.getTime() + 61_000))).photos.rows, 0);
+      assert.deepEqual(await client.photo.findUnique({ where: { id: returns }, select: { petDeletedAt: true } }), {
+        petDeletedAt: null,
+      });
+
+      await client.photoImage.deleteMany();
+      await client.photo.deleteMany();
+      await client.pet.deleteMany({ where: { id: { in: [kept.id, back.id] } } });
     });
 
     test("refuses a batch size that could never finish", async () => {

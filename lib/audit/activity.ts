@@ -162,6 +162,11 @@ function listed(parts: string[]): string {
 
 /** The parts of a pet's update: the first names the pet, the others say "it". */
 function petChanges(name: string, id: string, details: unknown): string {
+  const photo = membersOf(membersOf(details).photo);
+  if ("added" in photo) return `added photo #${shown(photo.added)} of ${shown(name)} (#${id})`;
+  if ("removed" in photo) return `deleted photo #${shown(photo.removed)} of ${shown(name)} (#${id})`;
+  if ("described" in photo) return `changed the text of photo #${shown(photo.described)} of ${shown(name)} (#${id})`;
+  if ("ordered" in photo) return `reordered the photos of ${shown(name)} (#${id})`;
   const before = membersOf(membersOf(details).before);
   const after = membersOf(membersOf(details).after);
   const reference = `${shown(before.name ?? name)} (#${id})`;

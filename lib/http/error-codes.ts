@@ -84,6 +84,23 @@ export const errorCodes = {
       "updatePet changing `status`, or deletePet, while a placed or approved order holds the pet (the message names " +
       "the order); deliver, cancel or let the order expire first",
   },
+  invalid_image: {
+    status: 400,
+    message: "The request body is not an image this API takes.",
+    when:
+      "uploadPetPhoto: the bytes cannot be decoded as an image, or are another type than their `Content-Type` says " +
+      "(a PNG sent as `image/jpeg`); the message says which",
+  },
+  image_too_large: {
+    status: 413,
+    message: "The image has too many pixels: at most 40 megapixels are accepted.",
+    when: "uploadPetPhoto: the image's width × height is over 40,000,000, judged from its header before decoding",
+  },
+  too_many_photos: {
+    status: 409,
+    message: "This pet has as many photos as it may have: delete one first.",
+    when: "uploadPetPhoto: the pet has 20 photos already",
+  },
   batch_refused: {
     status: 409,
     message: "Nothing was changed: some of the pets named stand in the way. Leave them out and send the batch again.",
@@ -95,15 +112,16 @@ export const errorCodes = {
     status: 413,
     message: "The request body is larger than 16 KiB.",
     when:
-      "the body is over 16 KiB (batchPets: 32 KiB), refused from `Content-Length` before reading, or as soon as " +
-      "it passes",
+      "the body is over 16 KiB (batchPets: 32 KiB; uploadPetPhoto: 10 MiB), refused from `Content-Length` before " +
+      "reading, or as soon as it passes",
   },
   unsupported_media_type: {
     status: 415,
     message: "The request body must be sent as Content-Type: application/json.",
     when:
       "createPet and placeOrder: not `application/json` (or `application/*+json`); updatePet: not " +
-      "`application/merge-patch+json` or `application/json` (with `Accept-Patch`)",
+      "`application/merge-patch+json` or `application/json` (with `Accept-Patch`); uploadPetPhoto: not " +
+      "`image/jpeg`, `image/png` or `image/webp`",
   },
   idempotency_key_reused: {
     status: 422,

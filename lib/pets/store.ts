@@ -518,7 +518,7 @@ export function noSuchPet(id: bigint): Refusal {
 }
 
 /** The pet, its row held; refused when it does not exist, or its version does not meet `expected` (412). */
-async function heldPet(id: bigint, expected: Expected, tx: Transaction): Promise<VersionedPet> {
+export async function heldPet(id: bigint, expected: Expected, tx: Transaction): Promise<VersionedPet> {
   await holdPet(id, tx);
   const current = await findPet(id, tx);
   if (!current) throw noSuchPet(id);

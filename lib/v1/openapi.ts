@@ -8,6 +8,7 @@ import { errorBodySchema } from "@/lib/http/errors";
 import type { Deprecation } from "@/lib/http/deprecation";
 import { categorySchema } from "@/lib/categories/schema";
 import { eventSchema, eventVariantSchemas } from "@/lib/events/schema";
+import { photoOrderSchema, photoPatchSchema, photoSchema } from "@/lib/photos/schema";
 import {
   inventorySchema,
   newOrderSchema,
@@ -44,6 +45,8 @@ export type OperationDocument = {
   body?: z.ZodType;
   /** The body's media types (default application/json). */
   bodyMediaTypes?: string[];
+  /** A body that is a file's bytes (an image), of these media types, instead of `body`. */
+  binaryBody?: { mediaTypes: readonly string[]; description: string };
   responses: Record<string, unknown>;
 };
 
@@ -72,6 +75,9 @@ for (const schema of [
   inventorySchema,
   ...eventVariantSchemas,
   eventSchema,
+  photoSchema,
+  photoPatchSchema,
+  photoOrderSchema,
   errorBodySchema,
 ]) {
   registry.add(schema, { id: schema.meta()!.id! });
@@ -203,7 +209,17 @@ function operationObject({ operationId, deprecation, openapi }: DocumentedOperat
             ),
           },
         }
-      : {}),
+      : openapi.binaryBody
+        ? {
+            requestBody: {
+              required: true,
+              description: openapi.binaryBody.description,
+              content: Object.fromEntries(
+                openapi.binaryBody.mediaTypes.map((type) => [type, { schema: { type: "string", format: "binary" } }]),
+              ),
+            },
+          }
+        : {}),
     responses,
   };
 }

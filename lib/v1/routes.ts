@@ -47,6 +47,23 @@ import {
   placeOrderHandler,
 } from "@/lib/orders/handlers";
 import { listEventsHandler } from "@/lib/events/handlers";
+import {
+  deletePetPhotoHandler,
+  getPetPhotoHandler,
+  listPetPhotosHandler,
+  orderPetPhotosHandler,
+  updatePetPhotoHandler,
+  uploadPetPhotoHandler,
+} from "@/lib/photos/handlers";
+import { MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, PHOTO_TYPES } from "@/lib/photos/image";
+import {
+  MAX_PHOTOS_PER_PET,
+  photoIdSchema,
+  photoOrderSchema,
+  photoPatchSchema,
+  photoSchema,
+  photoSizeQuerySchema,
+} from "@/lib/photos/schema";
 import { eventSchema, listEventsQuerySchema } from "@/lib/events/schema";
 import {
   inventorySchema,
@@ -406,6 +423,172 @@ export const v1Operations: readonly V1Operation[] = [
         "404": errorAnswer(["not_found"]),
         "409": errorAnswer(["pet_on_hold"]),
         "412": preconditionFailed,
+        ...commonErrors,
+      },
+    },
+  },
+  {
+    method: "GET",
+    path: "/v1/pets/{petId}/photos",
+    operationId: "listPetPhotos",
+    handler: listPetPhotosHandler,
+    openapi: {
+      summary: "List a pet's photos",
+      description:
+        "Every photo of the pet, in order: the first is its cover. Each names the URLs of its three sizes. No " +
+        "parameters; any is refused.",
+      path: petPath,
+      responses: {
+        "200": {
+          description: "The pet's photos (a bare array; `[]` when none).",
+          headers: { "X-Request-Id": requestIdHeader, ...rateLimitHeaders },
+          content: { "application/json": { schema: { type: "array", items: ref(photoSchema) } } },
+        },
+        "400": errorAnswer(["invalid_path", "invalid_query"]),
+        "404": errorAnswer(["not_found"]),
+        ...commonErrors,
+      },
+    },
+  },
+  {
+    method: "POST",
+    path: "/v1/pets/{petId}/photos",
+    operationId: "uploadPetPhoto",
+    handler: uploadPetPhotoHandler,
+    openapi: {
+      summary: "Add a photo of a pet",
+      description:
+        "One image as the body (`image/jpeg`, `image/png` or `image/webp`, at most " +
+        `${MAX_PHOTO_BYTES / 1024 / 1024} ` +
+        `MiB and ${MAX_PHOTO_PIXELS / 1_000_000} megapixels), added after the pet's other photos (at most ` +
+        `${MAX_PHOTOS_PER_PET}). Nothing is kept as sent: the image is decoded and encoded again, so its metadata ` +
+        "(a camera's GPS position among it) is dropped and its EXIF orientation applied; an animated image keeps " +
+        "its first frame only. The thumbnail and medium sizes are made now, so that reading them costs a lookup. " +
+        "A body that is another type than its `Content-Type` says (a PNG sent as `image/jpeg`) is refused.",
+      path: petPath,
+      binaryBody: { mediaTypes: PHOTO_TYPES, description: "The image's bytes." },
+      responses: {
+        "201": {
+          description: "The photo as stored.",
+          headers: {
+            Location: { description: "/v1/pets/{petId}/photos/{photoId}: the full size.", schema: { type: "string" } },
+            "X-Request-Id": requestIdHeader,
+            ...rateLimitHeaders,
+          },
+          content: { "application/json": { schema: ref(photoSchema) } },
+        },
+        "400": errorAnswer(["invalid_image", "invalid_path"]),
+        "404": errorAnswer(["not_found"]),
+        "409": errorAnswer(["too_many_photos"]),
+        "413": errorAnswer(["payload_too_large", "image_too_large"]),
+        "415": errorAnswer(["unsupported_media_type"]),
+        ...commonErrors,
+      },
+    },
+  },
+  {
+    method: "PATCH",
+    path: "/v1/pets/{petId}/photos",
+    operationId: "orderPetPhotos",
+    handler: orderPetPhotosHandler,
+    openapi: {
+      summary: "Reorder a pet's photos, or set its cover",
+      description:
+        '`{"order": [ids…]}` names every photo of the pet once, in the order to show them; `{"cover": id}` moves ' +
+        "one to the front and leaves the others in their order. Answers with the photos in their new order.",
+      path: petPath,
+      body: photoOrderSchema,
+      responses: {
+        "200": {
+          description: "The pet's photos, in their new order.",
+          headers: { "X-Request-Id": requestIdHeader, ...rateLimitHeaders },
+          content: { "application/json": { schema: { type: "array", items: ref(photoSchema) } } },
+        },
+        "400": errorAnswer(["invalid_body", "invalid_json", "invalid_path"]),
+        "404": errorAnswer(["not_found"]),
+        "413": errorAnswer(["payload_too_large"]),
+        "415": errorAnswer(["unsupported_media_type"]),
+        ...commonErrors,
+      },
+    },
+  },
+  {
+    method: "GET",
+    path: "/v1/pets/{petId}/photos/{photoId}",
+    operationId: "getPetPhoto",
+    handler: getPetPhotoHandler,
+    openapi: {
+      summary: "Read a photo's image",
+      description:
+        "The image itself, in the size `size` asks for. A photo's bytes never change, so the answer has a strong " +
+        "`ETag` and `Cache-Control: public, max-age=31536000, immutable`; with `If-None-Match` naming the ETag, " +
+        "304 without a body.",
+      path: { ...petPath, photoId: photoIdSchema },
+      query: photoSizeQuerySchema,
+      headers: [
+        {
+          name: "If-None-Match",
+          description: "Optional: the ETag already held; when it is this image's, 304 Not Modified.",
+          schema: { type: "string" },
+        },
+      ],
+      responses: {
+        "200": {
+          description: "The image.",
+          headers: {
+            ETag: { description: "The image's strong entity-tag.", schema: { type: "string" } },
+            "Cache-Control": { description: "`public, max-age=31536000, immutable`.", schema: { type: "string" } },
+            "X-Request-Id": requestIdHeader,
+            ...rateLimitHeaders,
+          },
+          content: Object.fromEntries(
+            PHOTO_TYPES.map((type) => [type, { schema: { type: "string", format: "binary" } }]),
+          ),
+        },
+        "304": { description: "The image is the one in If-None-Match." },
+        "400": errorAnswer(["invalid_path", "invalid_query"]),
+        "404": errorAnswer(["not_found"]),
+        ...commonErrors,
+      },
+    },
+  },
+  {
+    method: "PATCH",
+    path: "/v1/pets/{petId}/photos/{photoId}",
+    operationId: "updatePetPhoto",
+    handler: updatePetPhotoHandler,
+    openapi: {
+      summary: "Change a photo's text alternative",
+      description: '`{"alt": "…"}` sets the words read in the photo\'s place; `{"alt": null}` uses the pet\'s name.',
+      path: { ...petPath, photoId: photoIdSchema },
+      body: photoPatchSchema,
+      responses: {
+        "200": {
+          description: "The photo as it is now.",
+          headers: { "X-Request-Id": requestIdHeader, ...rateLimitHeaders },
+          content: { "application/json": { schema: ref(photoSchema) } },
+        },
+        "400": errorAnswer(["invalid_body", "invalid_json", "invalid_path"]),
+        "404": errorAnswer(["not_found"]),
+        "413": errorAnswer(["payload_too_large"]),
+        "415": errorAnswer(["unsupported_media_type"]),
+        ...commonErrors,
+      },
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/v1/pets/{petId}/photos/{photoId}",
+    operationId: "deletePetPhoto",
+    handler: deletePetPhotoHandler,
+    openapi: {
+      summary: "Delete a photo",
+      description: "The photo and its sizes are removed; the photos after it move up (the next becomes the cover).",
+      path: { ...petPath, photoId: photoIdSchema },
+      responses: {
+        "204": { description: "Deleted.", headers: { "X-Request-Id": requestIdHeader, ...rateLimitHeaders } },
+        "400": errorAnswer(["invalid_path"]),
+        "404": errorAnswer(["not_found"]),
         ...commonErrors,
       },
     },
