@@ -123,6 +123,7 @@ for (const provider of providers) {
       const etag = first.response.headers.get("etag")!;
       assert.match(etag, /^"[^"]+"$/, "a strong ETag");
       assert.equal(first.response.headers.get("cache-control"), "public, max-age=31536000, immutable");
+      assert.match(first.response.headers.get("vary") ?? "", /\bAuthorization\b/, "a shared cache keeps it per key");
       assert.equal(first.response.headers.get("x-content-type-options"), "nosniff");
       const again = await image(photo.urls.thumb, { "If-None-Match": etag });
       assert.equal(again.response.status, 304);
@@ -182,7 +183,7 @@ for (const provider of providers) {
       assert.ok(dominant.r > 200 && dominant.b < 50, `the first frame's red: ${JSON.stringify(dominant)}`);
     });
 
-    test("refused with an Error body: another type, a mislabelled file, not an image, a pixel bomb, too large", async () => {
+    test("refused with an Error body: another type, mislabelled, not an image, a pixel bomb, too large", async () => {
       const pet = await newPet("Refusing");
       const png = await picture(30, 20, "png");
       for (const type of ["image/gif", "text/plain", "application/octet-stream"])
@@ -190,14 +191,28 @@ for (const provider of providers) {
       const mislabelled = await upload(pet, png, "image/jpeg");
       assertError(mislabelled, 400, "invalid_image");
       assert.match(mislabelled.body.message, /is a PNG image, not image\/jpeg/);
-      assertError(
-        await upload(pet, Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>"), "image/png"),
-        400,
-        "invalid_image",
-      );
+      const svg = await upload(pet, Buffer.from("<svg xmlns='http://www.w3.org/2000/svg'/>"), "image/png");
+      assertError(svg, 400, "invalid_image");
+      assert.match(svg.body.message, /not a PNG image: its first bytes are not those of one/);
       assertError(await upload(pet, Buffer.alloc(0), "image/png"), 400, "invalid_image");
-      const cut = await picture(200, 200, "jpeg");
-      assertError(await upload(pet, cut.subarray(0, cut.length / 2), "image/jpeg"), 400, "invalid_image");
+      // Cut short after its header: the header reads, the pixels do not (sharp's failOn: "error").
+      const noisy = await sharp(Buffer.from(Array.from({ length: 300 * 300 * 3 }, (_, i) => (i * 7919) % 251)), {
+        raw: { width: 300, height: 300, channels: 3 },
+      })
+        .jpeg({ quality: 95 })
+        .toBuffer();
+      const cut = await upload(pet, noisy.subarray(0, Math.floor(noisy.length * 0.9)), "image/jpeg");
+      assertError(cut, 400, "invalid_image");
+      assert.match(cut.body.message, /damaged or cut short/);
+      // A strip whose square thumbnail would be 240 × 1,440,000 pixels: refused from its header, at once.
+      const strip = await sharp({ create: { width: 1, height: 6000, channels: 3, background: "#000000" } })
+        .png()
+        .toBuffer();
+      const started = performance.now();
+      const long = await upload(pet, strip, "image/png");
+      assertError(long, 400, "invalid_image");
+      assert.match(long.body.message, /1 × 6000 pixels: a photo may be at most 20 times as long as it is wide/);
+      assert.ok(performance.now() - started < 5000, "refused before any decoding");
 
       // 8,000 × 6,000 of one colour: 48 megapixels in a few hundred kilobytes, refused from its header.
       const bomb = await sharp({ create: { width: 8000, height: 6000, channels: 3, background: "#000000" } })
@@ -337,6 +352,23 @@ for (const provider of providers) {
         [photo.id],
       );
       assert.equal((await image(photo.urls.thumb)).response.status, 200);
+    });
+
+    test("20 photos a pet, uploaded five at once: each its own place; the 21st is 409 before it is read", async () => {
+      const pet = await newPet("Crowded");
+      const tiny = await picture(8, 8, "png");
+      for (let round = 0; round < 4; round++) {
+        const replies = await Promise.all(Array.from({ length: 5 }, () => upload(pet, tiny, "image/png")));
+        for (const reply of replies) assert.equal(reply.status, 201, reply.text);
+      }
+      const listed = (await api("GET", `/v1/pets/${pet}/photos`)).body as Photo[];
+      assert.deepEqual(
+        listed.map((photo) => photo.position),
+        Array.from({ length: 20 }, (_, index) => BigInt(index)),
+      );
+      const full = await upload(pet, tiny, "image/png");
+      assertError(full, 409, "too_many_photos");
+      assert.match(full.body.message, /has 20 photos/);
     });
 
     test("the OpenAPI document describes the photo operations and their binary bodies", async () => {

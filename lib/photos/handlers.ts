@@ -8,7 +8,16 @@ import { queryOf } from "@/lib/pets/handlers";
 import { petIdSchema } from "@/lib/pets/schema";
 import { encodePhoto, MAX_PHOTO_BYTES, PHOTO_TYPES, photoTypeOf } from "@/lib/photos/image";
 import { photoIdSchema, photoOrderSchema, photoPatchSchema, photoSizeQuerySchema } from "@/lib/photos/schema";
-import { addPhoto, deletePhoto, describePhoto, listPhotos, orderPhotos, readPhotoImage } from "@/lib/photos/store";
+import {
+  addPhoto,
+  checkPhotoOf,
+  checkRoomForPhoto,
+  deletePhoto,
+  describePhoto,
+  listPhotos,
+  orderPhotos,
+  readPhotoImage,
+} from "@/lib/photos/store";
 import { noQueryParameters } from "@/lib/http/validation";
 import { auditContextOf, type ApiClient } from "@/lib/v1/guard";
 
@@ -19,8 +28,11 @@ const ids = (params: Record<string, string>) => ({
   photoId: pathParam(params, "photoId", photoIdSchema),
 });
 
-/** A year: a photo's bytes never change (a new upload is a new id), so any cache may keep them. */
-const IMMUTABLE = "public, max-age=31536000, immutable";
+/**
+ * A photo's bytes never change (a new upload is a new id), so a browser or a CDN may keep them for a year; a shared
+ * cache keeps them per API key (Vary: Authorization), never handing one client's copy to another or to no one.
+ */
+const CACHING = { "Cache-Control": "public, max-age=31536000, immutable", Vary: "Authorization" };
 
 // GET /v1/pets/{petId}/photos — listPetPhotos
 export const listPetPhotosHandler: Handler<ApiClient> = async ({ url, params }) => {
@@ -36,6 +48,7 @@ export const uploadPetPhotoHandler: Handler<ApiClient> = async ({ request, param
     throw new Refusal("unsupported_media_type", {
       message: `A photo must be sent as Content-Type: ${PHOTO_TYPES.join(", ")}, the image itself as the body.`,
     });
+  await checkRoomForPhoto(petId); // before a byte of a possibly large body is read
   const bytes = await readLimitedBytes(
     request,
     MAX_PHOTO_BYTES,
@@ -43,6 +56,7 @@ export const uploadPetPhotoHandler: Handler<ApiClient> = async ({ request, param
   );
   if (bytes.byteLength === 0)
     throw new Refusal("invalid_image", { message: "The request body is empty: send the image itself." });
+  if (request.signal.aborted) throw request.signal.reason; // the client went away: nothing to encode for
   const images = await encodePhoto(bytes, type);
   const photo = await addPhoto(petId, type, images, auditContextOf(caller, requestId));
   return json(photo, { status: 201, headers: { Location: `/v1/pets/${petId}/photos/${photo.id}` } });
@@ -62,15 +76,17 @@ export const getPetPhotoHandler: Handler<ApiClient> = async ({ request, url, par
   const { size } = parseOrThrow(photoSizeQuerySchema, queryOf(url), "invalid_query", "Invalid query");
   const etag = `"photo-${photoId}-${size}"`;
   const ifNoneMatch = conditionOf(request, "If-None-Match", { lenient: true });
-  const image = await readPhotoImage(petId, photoId, size);
+  await checkPhotoOf(petId, photoId);
+  // Answered before the image is read: a revalidation costs two indexed lookups, whatever the photo's size.
   if (ifNoneMatch === "*" || ifNoneMatch?.some((tag) => `"${tag.opaque}"` === etag))
-    return new Response(null, { status: 304, headers: { ETag: etag, "Cache-Control": IMMUTABLE } });
+    return new Response(null, { status: 304, headers: { ETag: etag, ...CACHING } });
+  const image = await readPhotoImage(petId, photoId, size);
   return new Response(image.data as Uint8Array<ArrayBuffer>, {
     headers: {
       "Content-Type": image.contentType,
       "Content-Length": String(image.data.byteLength),
       ETag: etag,
-      "Cache-Control": IMMUTABLE,
+      ...CACHING,
       // Shown as an image, never run: whatever the bytes, a browser may not treat them as a page.
       "Content-Security-Policy": "default-src 'none'; sandbox",
       "Content-Disposition": `inline; filename="pet-${petId}-photo-${photoId}-${size}.${image.contentType.slice(6)}"`,

@@ -4,7 +4,7 @@ import { db, transaction, type Transaction } from "@/lib/db/client";
 import { findPet, heldPet, noSuchPet, type VersionedPet } from "@/lib/pets/store";
 import { Refusal } from "@/lib/refusal";
 import type { EncodedImage, PhotoSize, PhotoType } from "@/lib/photos/image";
-import { MAX_PHOTOS_PER_PET, type PhotoView } from "@/lib/photos/schema";
+import { MAX_PHOTOS_PER_PET, type Cover, type PhotoView } from "@/lib/photos/schema";
 import { photoImages, type StoredImage } from "@/lib/photos/storage";
 
 // A pet's photos: their rows (lib/photos/storage.ts keeps their images) and every change to them, each in one
@@ -78,6 +78,18 @@ async function recordPhotoChange(tx: Transaction, pet: VersionedPet, audit: Audi
   });
 }
 
+/** The 404 of a pet not in the catalogue, or the 409 of one with all its photos: checked before an upload is read. */
+export async function checkRoomForPhoto(petId: bigint): Promise<void> {
+  if (!(await findPet(petId))) throw noSuchPet(petId);
+  if ((await db().photo.count({ where: { petId } })) >= MAX_PHOTOS_PER_PET) throw tooManyPhotos(petId);
+}
+
+function tooManyPhotos(petId: bigint): Refusal {
+  return new Refusal("too_many_photos", {
+    message: `Pet #${petId} has ${MAX_PHOTOS_PER_PET} photos, as many as a pet may have: delete one first.`,
+  });
+}
+
 /** Adds a photo after the pet's others (the first becomes the cover); 409 past MAX_PHOTOS_PER_PET. */
 export async function addPhoto(
   petId: bigint,
@@ -89,10 +101,7 @@ export async function addPhoto(
   return transaction(async (tx) => {
     const pet = await heldPet(petId, {}, tx);
     const count = await tx.photo.count({ where: { petId } });
-    if (count >= MAX_PHOTOS_PER_PET)
-      throw new Refusal("too_many_photos", {
-        message: `Pet #${petId} has ${MAX_PHOTOS_PER_PET} photos, as many as a pet may have: delete one first.`,
-      });
+    if (count >= MAX_PHOTOS_PER_PET) throw tooManyPhotos(petId);
     const row = await tx.photo.create({
       data: { petId, position: count, contentType, width: full.width, height: full.height, bytes: full.data.length },
       select: columns,
@@ -193,10 +202,24 @@ function invalidOrder(message: string, path: string): Refusal {
   return new Refusal("invalid_body", { message: `Invalid photo order: ${message}.`, errors: [{ path, message }] });
 }
 
-/** One size of a photo of a pet in the catalogue; 404 when the pet, the photo or the pair does not exist. */
-export async function readPhotoImage(petId: bigint, photoId: bigint, size: PhotoSize): Promise<StoredImage> {
+/** The cover of each of these pets that has photos: one read of the (pet, position) index. */
+export async function coversOf(petIds: bigint[]): Promise<Cover[]> {
+  const rows = await db().photo.findMany({
+    where: { petId: { in: petIds }, position: 0 },
+    select: { petId: true, id: true },
+    orderBy: { petId: "asc" },
+  });
+  return rows.map((row) => ({ petId: row.petId, photoId: row.id }));
+}
+
+/** The 404 of a photo that is not one of this pet's, or of a pet not in the catalogue. */
+export async function checkPhotoOf(petId: bigint, photoId: bigint): Promise<void> {
   const row = await db().photo.findUnique({ where: { id: photoId }, select: { petId: true } });
   if (row?.petId !== petId || !(await findPet(petId))) throw noSuchPhoto(petId, photoId);
+}
+
+/** One size of a photo already checked to be the pet's (checkPhotoOf); 404 when it went meanwhile. */
+export async function readPhotoImage(petId: bigint, photoId: bigint, size: PhotoSize): Promise<StoredImage> {
   const image = await photoImages().read(photoId, size);
   if (!image) throw noSuchPhoto(petId, photoId);
   return image;
