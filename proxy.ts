@@ -7,8 +7,9 @@ import { requestScheme, STRICT_TRANSPORT_SECURITY } from "@/lib/http/forwarded";
 // request (Next puts it on its own scripts; scripts those load are trusted through 'strict-dynamic'),
 // no framing by other sites, no MIME sniffing, no referrer sent off-site. This is only headers: every
 // page and endpoint still checks the staff session itself. /v1 is not matched: it serves JSON only. Nor are the
-// CSV import's endpoints (JSON and CSV only): Next reads a matched request's whole body before its route runs,
-// and an import's 5 MiB must reach a route that has checked the session first (lib/pets/import-handlers.ts).
+// CSV import's endpoints (JSON and CSV only) and a pet's photo list (JSON, and a photo's upload): Next reads a
+// matched request's whole body before its route runs, and an import's 5 MiB or a photo's 10 MiB must reach a route
+// that has checked the session first (lib/pets/import-handlers.ts, app/admin/api/pets/[petId]/photos).
 
 function contentSecurityPolicy(nonce: string): string {
   return [
@@ -84,7 +85,7 @@ export const config = {
       // Next reads the matcher statically: one string literal, not a sum of them.
       source:
         // eslint-disable-next-line max-len
-        "/((?!v1(?:/|$)|admin/api/pets/imports(?:/[^/]+)?$|_next/static/|_next/image$|favicon\\.ico$|healthz$|readyz$).*)",
+        "/((?!v1(?:/|$)|admin/api/pets/imports(?:/[^/]+)?$|admin/api/pets/[^/]+/photos$|_next/static/|_next/image$|favicon\\.ico$|healthz$|readyz$).*)",
     },
   ],
 };

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { describe, test } from "node:test";
 import sharp from "sharp";
 import { assertError, headOnlyCall, type Reply } from "@/scripts/harness/http";
@@ -369,6 +370,58 @@ for (const provider of providers) {
       const full = await upload(pet, tiny, "image/png");
       assertError(full, 409, "too_many_photos");
       assert.match(full.body.message, /has 20 photos/);
+    });
+
+    test("the admin app's photo endpoints: a session, its origin, a large photo, covers, private caching", async () => {
+      const pet = await newPet("Through the admin app");
+      const base = state.server.baseUrl;
+      const big = await sharp(randomBytes(800 * 600 * 3), {
+        raw: { width: 800, height: 600, channels: 3 },
+      })
+        .png()
+        .toBuffer();
+      assert.ok(big.length > 1024 * 1024, `${big.length} bytes: past what Next's proxy would read of a body`);
+      const post = (headers: Record<string, string>) =>
+        fetch(`${base}/admin/api/pets/${pet}/photos`, {
+          method: "POST",
+          headers: { "Content-Type": "image/png", ...headers },
+          body: new Uint8Array(big),
+        });
+      assert.equal((await post({ Origin: base })).status, 401, "no session");
+      assert.equal((await post({ Cookie: state.cookie, Origin: "https://elsewhere.example" })).status, 403);
+      const added = await replyOf(await post({ Cookie: state.cookie, Origin: base }));
+      assert.equal(added.status, 201, added.text);
+      const photo = added.body as Photo;
+      assert.equal(photo.width, 800n);
+
+      const listed = await admin("GET", `/admin/api/pets/${pet}/photos`);
+      assert.deepEqual(
+        (listed.body as Photo[]).map((each) => each.id),
+        [photo.id],
+      );
+      const thumb = await fetch(`${base}/admin/api/pets/${pet}/photos/${photo.id}?size=thumb`, {
+        headers: { Cookie: state.cookie },
+      });
+      assert.equal(thumb.status, 200);
+      assert.equal(thumb.headers.get("content-type"), "image/webp");
+      assert.equal(thumb.headers.get("cache-control"), "private, max-age=31536000, immutable", "no shared cache");
+      const etag = thumb.headers.get("etag")!;
+      const again = await fetch(`${base}/admin/api/pets/${pet}/photos/${photo.id}?size=thumb`, {
+        headers: { Cookie: state.cookie, "If-None-Match": etag },
+      });
+      assert.equal(again.status, 304);
+
+      const other = await newPet("Without a photo");
+      const covers = await admin("GET", `/admin/api/pets/covers?ids=${pet},${other}`);
+      assert.equal(covers.status, 200, covers.text);
+      assert.deepEqual(covers.body, [{ petId: pet, photoId: photo.id }]);
+      assertError(await admin("GET", "/admin/api/pets/covers?ids=1,x"), 400, "invalid_query");
+      assertError(
+        await admin("GET", `/admin/api/pets/covers?ids=${Array.from({ length: 101 }, (_, i) => i + 1).join(",")}`),
+        400,
+        "invalid_query",
+      );
+      assert.equal((await fetch(`${base}/admin/api/pets/covers?ids=1`)).status, 401);
     });
 
     test("the OpenAPI document describes the photo operations and their binary bodies", async () => {

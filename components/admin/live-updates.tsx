@@ -7,6 +7,7 @@ import { CATEGORIES_KEY } from "@/lib/client/categories-api";
 import { liveChangeSchema, tellLiveChange, type LiveChange } from "@/lib/client/live";
 import { ORDERS_KEY } from "@/lib/client/orders-api";
 import { PETS_KEY, petQueryKey } from "@/lib/client/pet-cache";
+import { PHOTOS_KEY } from "@/lib/client/photos-api";
 
 // The admin app, live: every page of /admin listens to the server's stream of changes (GET /admin/api/events) and
 // refetches what shows the changed resource, whoever made the change (a colleague, an API client, an import). An
@@ -21,7 +22,8 @@ function staleKeys(changes: LiveChange[]): { refetch: QueryKey[]; markStale: Que
   const refetch: QueryKey[] = [ACTIVITY_KEY];
   const markStale: QueryKey[] = [];
   const kinds = new Set(changes.map((change) => change.type.slice(0, change.type.indexOf("."))));
-  if (kinds.has("pet")) refetch.push(PETS_KEY, CATEGORIES_KEY); // the category counts count pets
+  // The category counts count pets; a photo change is a pet.updated, and the covers and photos show it.
+  if (kinds.has("pet")) refetch.push(PETS_KEY, CATEGORIES_KEY, PHOTOS_KEY);
   if (kinds.has("order")) refetch.push(ORDERS_KEY);
   if (kinds.has("category")) refetch.push(CATEGORIES_KEY);
   for (const change of changes) {

@@ -5,6 +5,7 @@ import { ViewLink } from "@/components/admin/catalogue-navigation";
 import { CategoryName } from "@/components/admin/category-name";
 import { RequestId } from "@/components/admin/form-fields";
 import { PetHistory } from "@/components/admin/pet-history";
+import { PetPhotos } from "@/components/admin/pet-photos";
 import { holdReason, PetOrder, useOpenOrder } from "@/components/admin/pet-order";
 import { EditPetForm } from "@/components/admin/pet-edit-form";
 import { StatusBadge } from "@/components/admin/status-badge";
@@ -134,6 +135,7 @@ export function PetPanel({ id, closeHref, ...events }: PetPanelProps) {
             onUnchanged={() => panelState.setDone("Nothing to save: the name and category are as they were.")}
             onEditing={panelState.onEditing}
           />
+          <PetPhotos petId={id} petName={pet.name} onSaid={panelState.setDone} />
           <DeletePet
             heldBy={openOrder ?? undefined}
             title={title}

@@ -12,7 +12,9 @@ import { Button, buttonClass } from "@/components/ui/button";
 import { focusRing } from "@/components/ui/focus-ring";
 import { AdminRequestError, type PetPage } from "@/lib/client/admin-api";
 import { FIRST_PAGE, reversedSort, viewHref, type CatalogueView } from "@/lib/client/catalogue-view";
+import { coversQueryKey, fetchCovers, photoSrc } from "@/lib/client/photos-api";
 import type { Pet, PetSort } from "@/lib/pets/schema";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useLayoutEffect, useRef } from "react";
 import { isExpiredPageLink, staffErrorMessage } from "@/lib/pets/staff-messages";
 
@@ -35,6 +37,7 @@ export function PetTable({
   view: CatalogueView;
   selection: Selection;
 }) {
+  const covers = usePageCovers(page.pets);
   if (page.pets.length === 0) return <EmptyState view={view} />;
   return (
     // A phone may scroll the table sideways inside this box (never the page): it takes the focus, so the arrow keys
@@ -71,7 +74,13 @@ export function PetTable({
         </thead>
         <tbody className="divide-y divide-slate-100">
           {page.pets.map((pet) => (
-            <PetRow key={String(pet.id)} pet={pet} view={view} selection={selection} />
+            <PetRow
+              key={String(pet.id)}
+              pet={pet}
+              view={view}
+              selection={selection}
+              cover={covers.get(String(pet.id))}
+            />
           ))}
         </tbody>
       </table>
@@ -167,7 +176,49 @@ function SelectBox({
   );
 }
 
-function PetRow({ pet, view, selection }: { pet: Pet; view: CatalogueView; selection: Selection }) {
+/** The cover photo of each pet of the page that has one, by pet id: one read for the page. */
+function usePageCovers(pets: Pet[]): Map<string, bigint> {
+  const ids = pets.map((pet) => String(pet.id));
+  const query = useQuery({
+    queryKey: coversQueryKey(ids),
+    queryFn: () => fetchCovers(ids),
+    placeholderData: keepPreviousData,
+  });
+  return new Map((query.data ?? []).map((cover) => [String(cover.petId), cover.photoId]));
+}
+
+/**
+ * A pet's cover as a 40 px thumbnail, or a placeholder of the same size: the row never moves as covers load. It
+ * is beside the pet's name, which says what it shows: the image is decorative (alt="").
+ */
+function Thumbnail({ petId, photoId }: { petId: string; photoId?: bigint }) {
+  if (photoId === undefined)
+    return <span aria-hidden="true" className="size-10 shrink-0 rounded bg-slate-100" data-testid="no-cover" />;
+  return (
+    // eslint-disable-next-line @next/next/no-img-element -- an endpoint's image, sized here: no optimiser
+    <img
+      src={photoSrc(petId, photoId, "thumb")}
+      alt=""
+      width={40}
+      height={40}
+      loading="lazy"
+      className="size-10 shrink-0 rounded bg-slate-100 object-cover"
+      data-testid="cover"
+    />
+  );
+}
+
+function PetRow({
+  pet,
+  view,
+  selection,
+  cover,
+}: {
+  pet: Pet;
+  view: CatalogueView;
+  selection: Selection;
+  cover?: bigint;
+}) {
   const id = String(pet.id);
   const open = view.pet === id;
   const selected = selection.isSelected(id);
@@ -188,13 +239,15 @@ function PetRow({ pet, view, selection }: { pet: Pet; view: CatalogueView; selec
           href={viewHref({ ...view, pet: id })}
           aria-current={open ? "page" : undefined}
           className={
-            "block min-h-11 px-3 py-3 font-medium break-all text-indigo-800 underline-offset-2 " +
+            "flex min-h-11 items-center gap-3 px-3 py-1 font-medium text-indigo-800 underline-offset-2 " +
             // Inside the outline, which the table's scrolling box would clip at its edges.
             "hover:underline focus-visible:outline-2 focus-visible:-outline-offset-2 " +
             "focus-visible:outline-indigo-600"
           }
         >
-          {pet.name}
+          <Thumbnail petId={id} photoId={cover} />
+          {/* At least 5rem of name beside the picture: the table scrolls in its box rather than squeeze it. */}
+          <span className="min-w-20 break-all">{pet.name}</span>
         </ViewLink>
       </td>
       <td className="px-3 py-2" data-testid="pet-row-category">

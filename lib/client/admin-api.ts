@@ -31,7 +31,7 @@ export class AdminRequestError extends Error {
 }
 
 /** A request id; crypto.randomUUID needs a secure context, getRandomValues does not. */
-function newRequestId(): string {
+export function newRequestId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   return `admin-${Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("")}`;
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { int64Schema, positiveInt64Text } from "@/lib/http/int64";
+import { int64Schema, positiveInt64Text, smallIntegerSchema } from "@/lib/http/int64";
 import { hasVisibleCharacter, NOT_ONLY_INVISIBLE } from "@/lib/visible-text";
 
 // A pet's photos as /v1 shows them and takes changes to them (issue 25). Shared by the handlers, the admin app's
@@ -11,6 +11,19 @@ export const ALT_MAX_LENGTH = 250;
 export const PHOTO_SIZE_NAMES = ["thumb", "medium", "full"] as const;
 
 export const photoIdSchema = positiveInt64Text("photoId");
+
+/** The admin app's covers query: the ids of a catalogue page's pets, comma-separated, at most 100. */
+export const coversQuerySchema = z.strictObject({
+  ids: z
+    .string({ error: "ids is required" })
+    .max(100 * 20, "ids is too long")
+    .transform((text) => text.split(","))
+    .pipe(z.array(positiveInt64Text("ids")).min(1).max(100, "ids names at most 100 pets")),
+});
+
+/** A pet's cover, as the admin app's catalogue shows it. */
+export const coverSchema = z.object({ petId: int64Schema("petId"), photoId: int64Schema("photoId") });
+export type Cover = z.infer<typeof coverSchema>;
 
 export const photoSizeQuerySchema = z.strictObject(
   {
@@ -86,11 +99,11 @@ export const photoSchema = z
   .object({
     id: int64Schema("id").meta({ description: "The photo's id: its bytes never change." }),
     petId: int64Schema("petId"),
-    position: z.number().int().min(0).meta({ description: "Its place among the pet's photos; 0 is the cover." }),
+    position: smallIntegerSchema.meta({ description: "Its place among the pet's photos; 0 is the cover." }),
     contentType: z.enum(["image/jpeg", "image/png", "image/webp"]).meta({ description: "The full size's type." }),
-    width: z.number().int().meta({ description: "The full size's width in pixels, upright." }),
-    height: z.number().int().meta({ description: "The full size's height in pixels, upright." }),
-    bytes: z.number().int().meta({ description: "The full size's length in bytes, as stored (re-encoded)." }),
+    width: smallIntegerSchema.meta({ description: "The full size's width in pixels, upright." }),
+    height: smallIntegerSchema.meta({ description: "The full size's height in pixels, upright." }),
+    bytes: smallIntegerSchema.meta({ description: "The full size's length in bytes, as stored (re-encoded)." }),
     alt: z.string().meta({ description: "The text alternative: staff's words, or the pet's name." }),
     createdAt: timestamp("When it was uploaded."),
     urls: z
