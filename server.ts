@@ -18,6 +18,7 @@ import { config, ConfigError } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import { isSqliteBusy } from "@/lib/db/errors";
 import { migrate } from "@/lib/db/migrate";
+import { addDemoPhotos } from "@/lib/demo-photos";
 import { seedDemoCatalogue } from "@/lib/demo-seed";
 import { endLiveStreams } from "@/lib/events/live";
 import { markDraining } from "@/lib/health";
@@ -108,7 +109,7 @@ async function main(): Promise<void> {
 
     if (settings.DEMO_SEED === "on") {
       const seeded = await seedDemoCatalogue(db(), database.provider);
-      if (seeded) log("info", "demo catalogue seeded", { pets: seeded });
+      if (seeded) log("info", "demo catalogue seeded", { pets: seeded, photos: await addDemoPhotos() });
     }
     await prepareAdminApp(settings); // its API key; on loopback only, a demo staff account
   });

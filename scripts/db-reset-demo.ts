@@ -4,6 +4,8 @@
 import { parseToolLine, runCommand } from "@/scripts/cli";
 import { openDatabase } from "@/scripts/cli-database";
 import { db } from "@/lib/db/client";
+import { COMMAND_LINE } from "@/lib/audit/record";
+import { addDemoPhotos } from "@/lib/demo-photos";
 import { resetDemoCatalogue } from "@/lib/demo-seed";
 
 const tool = {
@@ -19,6 +21,9 @@ await runCommand(async () => {
   const { database } = await openDatabase(values);
   const before = await db().pet.count();
   const added = await resetDemoCatalogue(db(), database.provider);
+  const photos = await addDemoPhotos(COMMAND_LINE);
   const where = database.provider === "sqlite" ? database.file : "PostgreSQL";
-  console.log(`Demo catalogue restored in ${where}: ${before} pet(s) removed, ${added} demo pets added.`);
+  console.log(
+    `Demo catalogue restored in ${where}: ${before} pet(s) removed, ${added} demo pets added, ${photos} with a photo.`,
+  );
 });
