@@ -1,4 +1,5 @@
 import type { Locator, Page } from "@playwright/test";
+import sharp from "sharp";
 import { adminApiKey, expect, signIn, test, expectNoAxeViolations } from "./support";
 
 // The API reference at /docs: Swagger UI whose "Try it out" reaches this server (listed first) under the page's
@@ -68,6 +69,31 @@ test.describe("the API reference", () => {
     expect(pets.length).toBeGreaterThan(0);
     for (const pet of pets) expect(pet.status).toBe("available");
     await expect(listPets.locator(".live-responses-table tbody .response-col_status").first()).toHaveText("200");
+  });
+
+  test("uploads a photo of a pet: the binary body is a file picker, and this server answers 201", async ({
+    page,
+    request,
+  }) => {
+    const made = await request.post("/v1/pets", {
+      headers: { Authorization: `Bearer ${adminApiKey()}` },
+      data: { name: "Photographed from the docs", categoryId: 1 },
+    });
+    const petId = String(((await made.json()) as { id: number }).id);
+    await openDocs(page);
+    await authorize(page, adminApiKey());
+    await summary(page, "uploadPetPhoto").click();
+    const upload = operation(page, "uploadPetPhoto");
+    await upload.locator('input[placeholder="petId"]').fill(petId);
+    await upload.locator(".body-param-content-type select").selectOption("image/png");
+    const png = await sharp({ create: { width: 64, height: 48, channels: 3, background: "#3366aa" } })
+      .png()
+      .toBuffer();
+    await upload.locator('input[type="file"]').setInputFiles({ name: "docs.png", mimeType: "image/png", buffer: png });
+    const answer = page.waitForResponse((response) => response.url().endsWith(`/v1/pets/${petId}/photos`));
+    await upload.getByRole("button", { name: "Execute" }).click();
+    expect((await answer).status()).toBe(201);
+    await expect(upload.locator(".live-responses-table tbody .response-col_status").first()).toHaveText("201");
   });
 
   test("without a key, Try it out shows this server's 401", async ({ page }) => {

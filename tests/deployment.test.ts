@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
@@ -6,6 +7,7 @@ import https from "node:https";
 import os from "node:os";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import sharp from "sharp";
 import {
   createTestDatabase,
   freePort,
@@ -65,9 +67,9 @@ function request(
   target: string,
   options: { headers?: Record<string, string>; body?: unknown } = {},
 ): Promise<Reply> {
-  // A string is sent as it is (a CSV file); anything else as JSON.
-  const body =
-    options.body === undefined || typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+  // A string or bytes are sent as they are (a CSV file, a photo); anything else as JSON.
+  const raw = options.body === undefined || typeof options.body === "string" || Buffer.isBuffer(options.body);
+  const body = raw ? (options.body as string | Buffer | undefined) : JSON.stringify(options.body);
   return new Promise((resolve, reject) => {
     const outgoing = https.request(
       {
@@ -84,9 +86,7 @@ function request(
         timeout: 30_000,
         headers: {
           Host: `${HOSTNAME}:${port}`,
-          ...(options.body === undefined || typeof options.body === "string"
-            ? {}
-            : { "Content-Type": "application/json" }),
+          ...(raw ? {} : { "Content-Type": "application/json" }),
           ...options.headers,
         },
       },
@@ -240,6 +240,28 @@ describe("behind nginx with TLS: two instances on one PostgreSQL", { skip: !avai
       assert.equal(refused.status, 413, `${target}: ${refused.text}`);
       assert.match(refused.text, /<center>nginx[^<]*<\/center>/, `${target} refused by nginx, not the app`);
     }
+  });
+
+  test("a 2 MiB photo reaches the app through nginx, to /v1 and to the admin app", async () => {
+    const photo = await sharp(randomBytes(900 * 800 * 3), { raw: { width: 900, height: 800, channels: 3 } })
+      .png()
+      .toBuffer();
+    assert.ok(photo.length > 2 * 1024 * 1024, "past nginx's own default of 1 MiB");
+    const created = await send("POST", "/v1/pets", {
+      headers: { Authorization: `Bearer ${key}` },
+      body: { name: "Photographed via nginx", categoryId: 2 },
+    });
+    const id = /"id":(\d+)/.exec(created.text)![1];
+    const viaV1 = await send("POST", `/v1/pets/${id}/photos`, {
+      headers: { Authorization: `Bearer ${key}`, "Content-Type": "image/png" },
+      body: photo,
+    });
+    assert.equal(viaV1.status, 201, viaV1.text);
+    const viaAdmin = await send("POST", `/admin/api/pets/${id}/photos`, {
+      headers: { Origin: origin, Cookie: `__Host-animal_store_session=${token}`, "Content-Type": "image/png" },
+      body: photo,
+    });
+    assert.equal(viaAdmin.status, 201, viaAdmin.text);
   });
 
   test("/v1 calls through the proxy: create, list, the relative Link, HSTS", async () => {
