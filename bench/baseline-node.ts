@@ -1,6 +1,7 @@
 // Baseline (a) of the benchmark: the floor of Node on this machine for the same work as the app's /v1
 // pets operations (list with status and q, get, create, update by merge patch, delete) and two of the store's
-// (placeOrder, deliverOrder: the same conditional updates in one transaction, without the audit records) — a bare
+// (placeOrder, deliverOrder: the same conditional updates in one transaction, without the audit records), and a
+// photo's image (getPetPhoto: one size, read with the app's checks) — a bare
 // node:http server, better-sqlite3 prepared statements (or `pg` named statements), the same bearer-key check, the
 // same queries and indexes, and the same JSON and headers. It does not check If-Match (the benchmark sends
 // none) nor keep idempotency records (the benchmark sends no Idempotency-Key). It serves the
@@ -45,7 +46,16 @@ type Store = {
   placeOrder(order: NewOrder, expiresAt: Date): Promise<OrderRow | undefined>;
   /** The order delivered and its pet sold, in one transaction; undefined when it is not placed or approved. */
   deliverOrder(id: bigint): Promise<OrderRow | undefined>;
+  /** One size of a photo of a pet in the catalogue (the app's checks: the photo is the pet's, the pet exists). */
+  photo(petId: bigint, photoId: bigint, size: string): Promise<PhotoImage | undefined>;
 };
+type PhotoImage = { content_type: string; data: Uint8Array };
+
+/** The app's read of one photo size, with its checks, as one statement. */
+const PHOTO_SQL = (p: (n: number) => string) =>
+  `SELECT i.content_type, i.data FROM photo_images i JOIN photos p ON p.id = i.photo_id
+   WHERE i.photo_id = ${p(1)} AND i.size = ${p(2)} AND p.pet_id = ${p(3)}
+   AND EXISTS (SELECT 1 FROM pets WHERE pets.id = p.pet_id)`;
 
 const ORDER_COLUMNS =
   "id, pet_id, pet_name, status, customer_name, customer_email, placed_at, expires_at, delivered_at, version";
@@ -78,6 +88,7 @@ function sqliteStore(file: string): Store {
   sqlite.pragma(`synchronous = ${process.env.SQLITE_SYNCHRONOUS === "full" ? "FULL" : "NORMAL"}`);
   const prepare = (sql: string) => sqlite.prepare(sql).safeIntegers(true);
   const keyByHash = prepare("SELECT revoked_at FROM api_keys WHERE hash = ?");
+  const photoBySize = prepare(PHOTO_SQL(() => "?"));
   const listAll = prepare(`SELECT ${PET_COLUMNS} FROM pets WHERE id > ? ORDER BY id LIMIT ?`);
   const listByStatus = prepare(`SELECT ${PET_COLUMNS} FROM pets WHERE status = ? AND id > ? ORDER BY id LIMIT ?`);
   // Search: the FTS5 trigram table for 3+ characters, in rowid (pet id) order; shorter text scans in id order.
@@ -172,6 +183,7 @@ function sqliteStore(file: string): Store {
     remove: async (id) => deleteById.run(id).changes === 1,
     placeOrder: async (order, expiresAt) => place(order, expiresAt),
     deliverOrder: async (id) => deliver(id),
+    photo: async (petId, photoId, size) => photoBySize.get(photoId, size, petId) as PhotoImage | undefined,
   };
 }
 
@@ -280,6 +292,14 @@ function postgresStore(url: string): Store {
         }
         return row;
       }),
+    photo: async (petId, photoId, size) =>
+      (
+        await query(
+          "photo",
+          PHOTO_SQL((n) => `$${n}`),
+          [photoId, size, petId],
+        )
+      )[0] as PhotoImage | undefined,
   };
 }
 
@@ -457,6 +477,22 @@ async function handle(store: Store, request: http.IncomingMessage, response: htt
       Location: `/v1/store/orders/${order.id}`,
       ETag: `"${order.id}.${order.version}"`,
     });
+  }
+  const photo = /^\/v1\/pets\/([1-9][0-9]{0,18})\/photos\/([1-9][0-9]{0,18})$/.exec(url.pathname);
+  if (photo && request.method === "GET") {
+    const size = url.searchParams.get("size") ?? "full";
+    const image = await store.photo(BigInt(photo[1]), BigInt(photo[2]), size);
+    if (!image) throw new HttpError(404, "not_found");
+    const data = Buffer.from(image.data);
+    response.writeHead(200, {
+      "Content-Type": image.content_type,
+      "Content-Length": data.length,
+      ETag: `"photo-${photo[2]}-${size}"`,
+      "Cache-Control": "public, max-age=31536000, immutable",
+      Vary: "Authorization",
+      "X-Request-Id": randomUUID(),
+    });
+    return void response.end(data);
   }
   const deliverId = /^\/v1\/store\/orders\/([1-9][0-9]{0,18})\/deliver$/.exec(url.pathname)?.[1];
   if (deliverId && request.method === "POST") {

@@ -29,7 +29,19 @@ export type Operation =
   | "create"
   | "delete"
   | "place order"
-  | "deliver order";
+  | "deliver order"
+  | "get photo thumb";
+
+export type PhotoUploadRow = {
+  database: Provider;
+  megapixels: number;
+  inputMb: number;
+  uploads: number;
+  p50Ms: number;
+  maxMs: number;
+  /** The full size's stored bytes, in MB. */
+  storedMb: number;
+};
 
 export type ThroughputRow = {
   database: Provider | "none";
@@ -125,6 +137,8 @@ export type Results = {
   signInFlood: FloodRow[];
   /** BENCH_ONLY=import-latency or concurrent-creates (bench/writes.ts). */
   writes?: WriteRow[];
+  /** Uploads of a 12-megapixel JPEG, one at a time (the full run and BENCH_ONLY=photos). */
+  photoUploads?: PhotoUploadRow[];
   targets: { passed: number; failed: number };
 };
 
@@ -230,6 +244,24 @@ export function formatResults(results: Results): string {
       new Set([4, 5, 6, 7, 8]),
     ),
     "sorted orders and counts with 1,000,000 pets, 1 connection\n" + latencyTable(results.sorting),
+    ...(results.photoUploads?.length
+      ? [
+          "photo uploads, one at a time: the time from sending to the 201 (decoded, three sizes made, stored)\n" +
+            table(
+              ["database", "megapixels", "input MB", "uploads", "p50 ms", "max ms", "stored full MB"],
+              results.photoUploads.map((row) => [
+                row.database,
+                fixed(row.megapixels, 1),
+                fixed(row.inputMb, 2),
+                String(row.uploads),
+                fixed(row.p50Ms, 0),
+                fixed(row.maxMs, 0),
+                fixed(row.storedMb, 2),
+              ]),
+              new Set([1, 2, 3, 4, 5, 6]),
+            ),
+        ]
+      : []),
     ...(results.events?.length
       ? ["the events feed with 1,000,000 events, 1 connection\n" + latencyTable(results.events)]
       : []),

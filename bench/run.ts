@@ -18,7 +18,9 @@
 // 500 × BENCH_DURATION events, 5,000 by default, to 1 and to 4 endpoints, and on PostgreSQL to 1 endpoint from two
 // app instances; then the latency of 5 × BENCH_DURATION creates, 50 by default, one at a time; see bench/webhooks.ts;
 // written to bench/results-webhooks.json), BENCH_ONLY=batch (batchPets on 1,000 pets beside a 1,000-row import, see
-// bench/writes.ts; written to bench/results-batch.json). Exits 0 whatever the figures: it is a measurement, not a test.
+// bench/writes.ts; written to bench/results-batch.json), BENCH_ONLY=photos (getPetPhoto of thumbnails beside the
+// baseline's, and uploads of a 12-megapixel JPEG, see bench/photos.ts; written to bench/results-photos.json). Exits 0
+// whatever the figures: it is a measurement, not a test.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -29,6 +31,7 @@ import { encodeCursor } from "@/lib/pets/cursor";
 import { serverNodeFlags } from "@/scripts/harness/servers";
 import { assertRunning, memoryMb, runNode, startMeasured, stop, stopAll, type Server } from "@/bench/processes";
 import { measureWebhooks } from "@/bench/webhooks";
+import { measurePhotoUploads, uploadThumbnailSet } from "@/bench/photos";
 import { measureBatch, measureConcurrentCreates, measureImportLatency, type Build } from "@/bench/writes";
 import {
   checkThroughput,
@@ -65,6 +68,9 @@ const WEBHOOKS_ONLY = process.env.BENCH_ONLY === "webhooks";
 const WEBHOOK_EVENTS = Math.round(500 * DURATION);
 const WEBHOOK_CREATES = Math.round(5 * DURATION);
 const BATCH_ONLY = process.env.BENCH_ONLY === "batch";
+const PHOTOS_ONLY = process.env.BENCH_ONLY === "photos";
+const THUMBNAILS = 20;
+const PHOTO_UPLOADS = 5;
 const WRITES_ONLY = IMPORT_ONLY || CREATES_ONLY || BATCH_ONLY;
 const NEXT_BIN = path.join(root, "node_modules/next/dist/bin/next");
 const CONSTANT_APP = path.join(root, "bench/next-constant");
@@ -117,9 +123,11 @@ function operations(
   key: string,
   deletablePets: OperationRun["first"],
   forOrders: (placed: boolean) => OperationRun["first"],
+  thumbnails: string[],
 ): OperationRun[] {
   const auth = { Authorization: `Bearer ${key}` };
   return [
+    photoOperation(auth, thumbnails),
     { operation: "list limit=20", spec: { paths: ["/v1/pets?limit=20"], headers: auth } },
     {
       operation: "list limit=100&status=available",
@@ -149,6 +157,11 @@ function operations(
     { operation: "delete", spec: { paths: ["/v1/pets/{k}"], method: "DELETE", headers: auth }, first: deletablePets },
     ...orderOperations(auth, forOrders),
   ];
+}
+
+/** A catalogue page's thumbnails: getPetPhoto of the first pets' photos, size=thumb, each request the next. */
+function photoOperation(auth: Record<string, string>, thumbnails: string[]): OperationRun {
+  return { operation: "get photo thumb", spec: { paths: thumbnails, headers: auth } };
 }
 
 /**
@@ -618,6 +631,13 @@ async function benchDatabase(database: BenchDatabase): Promise<void> {
     await stop(app.server.child);
     return;
   }
+  let thumbnails: string[] = [];
+  if (!ORDERS_ONLY) {
+    progress(`${provider}: uploading ${THUMBNAILS} photos, then ${PHOTO_UPLOADS} of 12 megapixels one at a time`);
+    thumbnails = await uploadThumbnailSet(app.server.url, key, THUMBNAILS);
+    results.photoUploads ??= [];
+    results.photoUploads.push(await measurePhotoUploads(provider, app.server.url, key, PHOTO_UPLOADS, THUMBNAILS));
+  }
   const baseline = await startMeasured(
     "baseline-node",
     ["--import", "tsx", path.join(root, "bench/baseline-node.ts")],
@@ -634,10 +654,12 @@ async function benchDatabase(database: BenchDatabase): Promise<void> {
     ],
     ORDERS_ONLY
       ? orderOperations({ Authorization: `Bearer ${key}` }, orderablePets(database))
-      : operations(key, deletablePets(database), orderablePets(database)),
+      : PHOTOS_ONLY
+        ? [photoOperation({ Authorization: `Bearer ${key}` }, thumbnails)]
+        : operations(key, deletablePets(database), orderablePets(database), thumbnails),
   );
   await stop(baseline.server.child);
-  if (ORDERS_ONLY) return stop(app.server.child);
+  if (ORDERS_ONLY || PHOTOS_ONLY) return stop(app.server.child);
   await measureSignInFlood(provider, app.server, key);
   await measureGrowth(database, app.server, key);
   await measureSorting(database, app.server, key); // on the growth table's 1,000,000 pets
@@ -705,7 +727,16 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 try {
   if (process.env.BENCH_CPU_PROF === "1") fs.mkdirSync(CPU_PROFILES, { recursive: true });
   await buildIfMissing(undefined);
-  if (!FLOOD_ONLY && !SORTING_ONLY && !EXPORT_ONLY && !WRITES_ONLY && !ORDERS_ONLY && !EVENTS_ONLY && !WEBHOOKS_ONLY)
+  if (
+    !FLOOD_ONLY &&
+    !SORTING_ONLY &&
+    !EXPORT_ONLY &&
+    !WRITES_ONLY &&
+    !ORDERS_ONLY &&
+    !EVENTS_ONLY &&
+    !WEBHOOKS_ONLY &&
+    !PHOTOS_ONLY
+  )
     await buildIfMissing(CONSTANT_APP);
   // The compiled server and key tool that npm start runs (dist/), compiled again when a source changed.
   await runNode([path.join(root, "scripts/build-server.mjs"), "--if-stale"], {}, true);
@@ -726,7 +757,16 @@ try {
     databases.push(await postgresDatabase(`animal_store_bench_${process.pid}`));
     await benchDatabase(databases.at(-1)!);
   }
-  if (!FLOOD_ONLY && !SORTING_ONLY && !EXPORT_ONLY && !WRITES_ONLY && !ORDERS_ONLY && !EVENTS_ONLY && !WEBHOOKS_ONLY)
+  if (
+    !FLOOD_ONLY &&
+    !SORTING_ONLY &&
+    !EXPORT_ONLY &&
+    !WRITES_ONLY &&
+    !ORDERS_ONLY &&
+    !EVENTS_ONLY &&
+    !WEBHOOKS_ONLY &&
+    !PHOTOS_ONLY
+  )
     await benchNextConstant();
 
   checkThroughput(results.throughput);
@@ -747,21 +787,23 @@ try {
       ? "bench/results-events.json"
       : ORDERS_ONLY
         ? "bench/results-orders.json"
-        : FLOOD_ONLY
-          ? "bench/results-sign-in-flood.json"
-          : SORTING_ONLY
-            ? "bench/results-sorting.json"
-            : EXPORT_ONLY
-              ? "bench/results-export.json"
-              : IMPORT_ONLY
-                ? "bench/results-import-latency.json"
-                : BATCH_ONLY
-                  ? "bench/results-batch.json"
-                  : CREATES_ONLY
-                    ? "bench/results-concurrent-creates.json"
-                    : WEBHOOKS_ONLY
-                      ? "bench/results-webhooks.json"
-                      : "bench/results.json",
+        : PHOTOS_ONLY
+          ? "bench/results-photos.json"
+          : FLOOD_ONLY
+            ? "bench/results-sign-in-flood.json"
+            : SORTING_ONLY
+              ? "bench/results-sorting.json"
+              : EXPORT_ONLY
+                ? "bench/results-export.json"
+                : IMPORT_ONLY
+                  ? "bench/results-import-latency.json"
+                  : BATCH_ONLY
+                    ? "bench/results-batch.json"
+                    : CREATES_ONLY
+                      ? "bench/results-concurrent-creates.json"
+                      : WEBHOOKS_ONLY
+                        ? "bench/results-webhooks.json"
+                        : "bench/results.json",
   );
   writeResults(written, results);
   console.log(`\nWritten to ${path.relative(root, written)}`);

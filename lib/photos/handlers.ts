@@ -76,10 +76,11 @@ export const getPetPhotoHandler: Handler<ApiClient> = async ({ request, url, par
   const { size } = parseOrThrow(photoSizeQuerySchema, queryOf(url), "invalid_query", "Invalid query");
   const etag = `"photo-${photoId}-${size}"`;
   const ifNoneMatch = conditionOf(request, "If-None-Match", { lenient: true });
-  await checkPhotoOf(petId, photoId);
-  // Answered before the image is read: a revalidation costs two indexed lookups, whatever the photo's size.
-  if (ifNoneMatch === "*" || ifNoneMatch?.some((tag) => `"${tag.opaque}"` === etag))
+  // A revalidation is answered before the image is read: two indexed lookups, whatever the photo's size.
+  if (ifNoneMatch === "*" || ifNoneMatch?.some((tag) => `"${tag.opaque}"` === etag)) {
+    await checkPhotoOf(petId, photoId);
     return new Response(null, { status: 304, headers: { ETag: etag, ...CACHING } });
+  }
   const image = await readPhotoImage(petId, photoId, size);
   return new Response(image.data as Uint8Array<ArrayBuffer>, {
     headers: {

@@ -12,8 +12,11 @@ export type StoredImage = { contentType: string; width: number; height: number; 
 export type PhotoImages = {
   /** Writes a photo's sizes, in the transaction that records the photo. */
   put(tx: Transaction, photoId: bigint, images: EncodedImage[]): Promise<void>;
-  /** One size of one photo: only that size is read, never the photo's other sizes nor other photos. */
-  read(photoId: bigint, size: PhotoSize): Promise<StoredImage | undefined>;
+  /**
+   * One size of one photo of `petId`, a pet in the catalogue (undefined otherwise): only that size is read, never the
+   * photo's other sizes nor other photos.
+   */
+  read(petId: bigint, photoId: bigint, size: PhotoSize): Promise<StoredImage | undefined>;
   /** Removes every size of these photos, in the transaction that removes them. */
   remove(tx: Transaction, photoIds: bigint[]): Promise<void>;
 };
@@ -26,12 +29,13 @@ export const databaseImages: PhotoImages = {
         select: { photoId: true },
       });
   },
-  async read(photoId, size) {
-    const row = await db().photoImage.findUnique({
-      where: { photoId_size: { photoId, size } },
-      select: { contentType: true, width: true, height: true, data: true },
-    });
-    return row ?? undefined;
+  // One statement with the photo's and the pet's checks: a catalogue page's thumbnails are one lookup each.
+  async read(petId, photoId, size) {
+    const [row] = await db().$queryRaw<{ content_type: string; width: number; height: number; data: Uint8Array }[]>`
+      SELECT i.content_type, i.width, i.height, i.data FROM photo_images i JOIN photos p ON p.id = i.photo_id
+      WHERE i.photo_id = ${photoId} AND i.size = ${size} AND p.pet_id = ${petId}
+      AND EXISTS (SELECT 1 FROM pets WHERE pets.id = p.pet_id)`;
+    return row && { contentType: row.content_type, width: row.width, height: row.height, data: row.data };
   },
   async remove(tx, photoIds) {
     if (photoIds.length > 0) await tx.photoImage.deleteMany({ where: { photoId: { in: photoIds } } });

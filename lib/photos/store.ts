@@ -218,9 +218,9 @@ export async function checkPhotoOf(petId: bigint, photoId: bigint): Promise<void
   if (row?.petId !== petId || !(await findPet(petId))) throw noSuchPhoto(petId, photoId);
 }
 
-/** One size of a photo already checked to be the pet's (checkPhotoOf); 404 when it went meanwhile. */
+/** One size of a photo of a pet in the catalogue; 404 when the pet, the photo or the pair does not exist. */
 export async function readPhotoImage(petId: bigint, photoId: bigint, size: PhotoSize): Promise<StoredImage> {
-  const image = await photoImages().read(photoId, size);
+  const image = await photoImages().read(petId, photoId, size);
   if (!image) throw noSuchPhoto(petId, photoId);
   return image;
 }
