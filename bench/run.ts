@@ -71,6 +71,8 @@ const BATCH_ONLY = process.env.BENCH_ONLY === "batch";
 const PHOTOS_ONLY = process.env.BENCH_ONLY === "photos";
 const THUMBNAILS = 20;
 const PHOTO_UPLOADS = 5;
+/** No BENCH_ONLY: every row, baseline (b) the stock Next app included. */
+const WHOLE_RUN = !process.env.BENCH_ONLY;
 const WRITES_ONLY = IMPORT_ONLY || CREATES_ONLY || BATCH_ONLY;
 const NEXT_BIN = path.join(root, "node_modules/next/dist/bin/next");
 const CONSTANT_APP = path.join(root, "bench/next-constant");
@@ -727,17 +729,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 try {
   if (process.env.BENCH_CPU_PROF === "1") fs.mkdirSync(CPU_PROFILES, { recursive: true });
   await buildIfMissing(undefined);
-  if (
-    !FLOOD_ONLY &&
-    !SORTING_ONLY &&
-    !EXPORT_ONLY &&
-    !WRITES_ONLY &&
-    !ORDERS_ONLY &&
-    !EVENTS_ONLY &&
-    !WEBHOOKS_ONLY &&
-    !PHOTOS_ONLY
-  )
-    await buildIfMissing(CONSTANT_APP);
+  if (WHOLE_RUN) await buildIfMissing(CONSTANT_APP);
   // The compiled server and key tool that npm start runs (dist/), compiled again when a source changed.
   await runNode([path.join(root, "scripts/build-server.mjs"), "--if-stale"], {}, true);
   if (WRITES_ONLY) {
@@ -757,17 +749,7 @@ try {
     databases.push(await postgresDatabase(`animal_store_bench_${process.pid}`));
     await benchDatabase(databases.at(-1)!);
   }
-  if (
-    !FLOOD_ONLY &&
-    !SORTING_ONLY &&
-    !EXPORT_ONLY &&
-    !WRITES_ONLY &&
-    !ORDERS_ONLY &&
-    !EVENTS_ONLY &&
-    !WEBHOOKS_ONLY &&
-    !PHOTOS_ONLY
-  )
-    await benchNextConstant();
+  if (WHOLE_RUN) await benchNextConstant();
 
   checkThroughput(results.throughput);
   const checks = [
