@@ -81,7 +81,7 @@ const STARTUP_BUSY_WAIT_MS = 30_000;
  * is idempotent and runs in its own transaction, so a run cut short is simply run again. PostgreSQL waits on its
  * row locks and needs none of this; an error that is not a busy file stops the start as before.
  */
-async function whileSqliteBusy(provider: "sqlite" | "postgresql", work: () => Promise<void>): Promise<void> {
+async function whileSqliteBusy<T>(provider: "sqlite" | "postgresql", work: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + STARTUP_BUSY_WAIT_MS;
   for (let pause = 100; ; pause = Math.min(pause * 2, 2000)) {
     try {
@@ -101,6 +101,7 @@ async function main(): Promise<void> {
   const metricsOn = settings.METRICS_TOKEN !== undefined;
   const applied = await migrate(database);
   if (applied.length) log("info", "migrations applied", { migrations: applied });
+  let seeded = false;
   await whileSqliteBusy(database.provider, async () => {
     const rekeying = await rekeyCategoryNames();
     if (rekeying.rekeyed) log("info", "category name keys brought up to date", { categories: rekeying.rekeyed });
@@ -108,11 +109,21 @@ async function main(): Promise<void> {
       log("warn", "two categories have one name: rename one on the Categories page", { category, sameNameAs });
 
     if (settings.DEMO_SEED === "on") {
-      const seeded = await seedDemoCatalogue(db(), database.provider);
-      if (seeded) log("info", "demo catalogue seeded", { pets: seeded, photos: await addDemoPhotos() });
+      const pets = await seedDemoCatalogue(db(), database.provider);
+      if (pets) log("info", "demo catalogue seeded", { pets });
+      seeded ||= pets > 0; // a retry after the seed committed finds it done, and must still add the photos
     }
     await prepareAdminApp(settings); // its API key; on loopback only, a demo staff account
   });
+  // The demo's drawn photos, each its own upload: a machine where sharp cannot load (or a failure of one) leaves the
+  // demo without pictures, never the server unstarted.
+  if (seeded) {
+    try {
+      log("info", "demo photos added", { photos: await whileSqliteBusy(database.provider, () => addDemoPhotos()) });
+    } catch (error) {
+      log("warn", "the demo photos were not added", { error: String(error) });
+    }
+  }
   if ((await countActiveClientKeys()) === 0) {
     console.log("No API key for /v1 clients exists yet. Create one with:  npm run key -- create <name>");
   }

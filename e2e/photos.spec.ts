@@ -129,6 +129,7 @@ test.describe("a pet's photos", () => {
     await page.keyboard.press("Enter");
     await expect(items.first().getByTestId("photo-alt")).toHaveText("A grey kitten asleep in a basket");
     await expect(items.first().getByRole("img", { name: "A grey kitten asleep in a basket" })).toBeVisible();
+    await expect(items.first().getByRole("button", { name: "Edit text" })).toBeFocused(); // back where it was
 
     await tabTo(page, items.first().getByRole("button", { name: "Delete…" }));
     await page.keyboard.press("Enter");
@@ -150,7 +151,7 @@ test.describe("a pet's photos", () => {
     const items = photos.getByTestId("pet-photo");
     const srcs = () => items.evaluateAll((elements) => elements.map((element) => element.querySelector("img")!.src));
     const [a, b] = await srcs();
-    await items.nth(1).dragTo(items.nth(0));
+    await items.nth(1).getByRole("img").dragTo(items.nth(0)); // the picture is the handle
     await expect.poll(srcs).toEqual([b, a]);
   });
 });

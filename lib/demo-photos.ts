@@ -1,6 +1,7 @@
 import "server-only";
 import { THE_APP, type AuditContext } from "@/lib/audit/record";
 import { db } from "@/lib/db/client";
+import { isSqliteBusy } from "@/lib/db/errors";
 import { log } from "@/lib/log";
 import { encodePhoto } from "@/lib/photos/image";
 import { addPhoto } from "@/lib/photos/store";
@@ -99,6 +100,7 @@ export async function addDemoPhotos(context: AuditContext = THE_APP, limit = 100
       await addPhoto(pet.id, "image/png", await encodePhoto(png, "image/png"), context);
       added++;
     } catch (error) {
+      if (isSqliteBusy(error)) throw error; // tried again whole (server.ts): the pets pictured are skipped
       // A pet deleted meanwhile, say: the demo goes on without its picture.
       log("warn", "a demo photo was not added", { pet: String(pet.id), error: String(error) });
     }

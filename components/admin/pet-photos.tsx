@@ -67,11 +67,24 @@ export function PetPhotos({
   const [failure, setFailure] = useState<AdminRequestError>();
   const dragged = useRef<bigint>(undefined);
 
+  // A moved photo's button keeps the focus: React moves the list item, which the browser does not keep focused. The
+  // control to focus is named before the change is sent, and focused once the photos have been read again.
+  const focusAfter = useRef<string>(undefined);
+  useEffect(() => {
+    const target = focusAfter.current;
+    if (!target) return;
+    focusAfter.current = undefined;
+    document.getElementById(target)?.focus();
+  }, [query.data]);
+
   const refresh = (fresh?: Photo[]) => {
     if (fresh) client.setQueryData(photosQueryKey(petId), fresh);
     void client.invalidateQueries({ queryKey: PHOTOS_KEY }); // the catalogue's covers too
   };
-  const failed = (error: unknown) => setFailure(error instanceof AdminRequestError ? error : undefined);
+  const failed = (error: unknown) => {
+    focusAfter.current = undefined; // nothing moved: the focus stays where it is, and no later refetch takes it
+    setFailure(error instanceof AdminRequestError ? error : undefined);
+  };
 
   const order = useMutation({
     mutationFn: (ids: bigint[]) => orderPhotos(petId, ids),
@@ -87,16 +100,6 @@ export function PetPhotos({
     },
     onError: failed,
   });
-
-  // A moved photo's button keeps the focus: React moves the list item, which the browser does not keep focused. The
-  // control to focus is named before the change is sent, and focused once the photos have been read again.
-  const focusAfter = useRef<string>(undefined);
-  useEffect(() => {
-    const target = focusAfter.current;
-    if (!target) return;
-    focusAfter.current = undefined;
-    document.getElementById(target)?.focus();
-  }, [query.data]);
 
   const move = (photo: Photo, to: number, button: string) => {
     const ids = photos.map((each) => each.id).filter((id) => id !== photo.id);
@@ -172,8 +175,6 @@ export function PetPhotos({
         {photos.map((photo, index) => (
           <li
             key={String(photo.id)}
-            draggable
-            onDragStart={() => (dragged.current = photo.id)}
             onDragOver={(event) => event.preventDefault()}
             onDrop={(event) => {
               event.preventDefault(); // a file dropped here is added, never opened by the browser
@@ -193,6 +194,7 @@ export function PetPhotos({
               busy={busy}
               petId={petId}
               onMove={move}
+              onDragStart={() => (dragged.current = photo.id)}
               onDelete={() => setDeleting(photo)}
               onDescribed={(fresh) => {
                 setSaid("The photo's text was saved.");
@@ -287,6 +289,7 @@ function PhotoItem({
   busy,
   petId,
   onMove,
+  onDragStart,
   onDelete,
   onDescribed,
 }: {
@@ -297,14 +300,28 @@ function PhotoItem({
   busy: boolean;
   petId: string;
   onMove: (photo: Photo, to: number, button: string) => void;
+  /** The picture is the handle: dropped on another photo, it takes that photo's place. */
+  onDragStart: () => void;
   onDelete: () => void;
   onDescribed: (photo: Photo) => void;
 }) {
   const [editing, setEditing] = useState(false);
+  const editButton = useRef<HTMLButtonElement>(null);
+  // Saved or cancelled, the form goes: the focus goes back to the button that opened it, once it is there again.
+  const refocus = useRef(false);
+  const closeEditor = () => {
+    refocus.current = true;
+    setEditing(false);
+  };
+  useEffect(() => {
+    if (editing || !refocus.current) return;
+    refocus.current = false;
+    editButton.current?.focus();
+  }, [editing]);
   const description = useMutation({
     mutationFn: (alt: string | null) => describePhoto(petId, photo.id, alt),
     onSuccess: (fresh) => {
-      setEditing(false);
+      closeEditor();
       onDescribed(fresh);
     },
   });
@@ -318,7 +335,9 @@ function PhotoItem({
         width={96}
         height={96}
         loading="lazy"
-        className="size-24 shrink-0 rounded bg-slate-100 object-cover"
+        draggable
+        onDragStart={onDragStart}
+        className="size-24 shrink-0 cursor-grab rounded bg-slate-100 object-cover"
       />
       <div className="min-w-0 flex-1 basis-40 text-sm">
         <p className="font-medium">
@@ -356,7 +375,7 @@ function PhotoItem({
               <Button type="submit" variant="primary" aria-disabled={description.isPending}>
                 Save text
               </Button>
-              <Button onClick={() => setEditing(false)}>Cancel</Button>
+              <Button onClick={closeEditor}>Cancel</Button>
             </div>
           </form>
         ) : null}
@@ -382,7 +401,11 @@ function PhotoItem({
           >
             Later
           </Button>
-          {editing ? null : <Button onClick={() => setEditing(true)}>Edit text</Button>}
+          {editing ? null : (
+            <Button ref={editButton} onClick={() => setEditing(true)}>
+              Edit text
+            </Button>
+          )}
           <Button variant="dangerOutline" aria-haspopup="dialog" aria-disabled={busy} onClick={act(onDelete)}>
             Delete…
           </Button>

@@ -2,7 +2,7 @@ import "server-only";
 import { json, type Handler } from "@/lib/http/api-route";
 import { readJsonBody, readLimitedBytes } from "@/lib/http/body";
 import { conditionOf } from "@/lib/http/conditional";
-import { parseOrThrow, pathParam } from "@/lib/http/validation";
+import { noQueryParameters, parseOrThrow, pathParam } from "@/lib/http/validation";
 import { Refusal } from "@/lib/refusal";
 import { queryOf } from "@/lib/pets/handlers";
 import { petIdSchema } from "@/lib/pets/schema";
@@ -18,7 +18,6 @@ import {
   orderPhotos,
   readPhotoImage,
 } from "@/lib/photos/store";
-import { noQueryParameters } from "@/lib/http/validation";
 import { auditContextOf, type ApiClient } from "@/lib/v1/guard";
 
 // The photo operations of /v1 (issue 25), on the paths the route table gives them (lib/v1/routes.ts).

@@ -2,6 +2,7 @@ import "server-only";
 import type { Metadata, OutputInfo, Sharp } from "sharp";
 import { Refusal } from "@/lib/refusal";
 import { MAX_PHOTO_PIXELS, PHOTO_TYPES, type PhotoType } from "@/lib/photos/limits";
+import type { PHOTO_SIZE_NAMES } from "@/lib/photos/schema";
 
 // What an uploaded photo becomes (issue 25). Nothing is kept as sent: the bytes are decoded by sharp (libvips) and
 // encoded again, so that metadata (a camera's GPS position, its serial number) never leaves the store, the EXIF
@@ -13,8 +14,7 @@ import { MAX_PHOTO_PIXELS, PHOTO_TYPES, type PhotoType } from "@/lib/photos/limi
 
 export { MAX_PHOTO_BYTES, MAX_PHOTO_PIXELS, PHOTO_TYPES, type PhotoType } from "@/lib/photos/limits";
 
-export const PHOTO_SIZES = ["thumb", "medium", "full"] as const;
-export type PhotoSize = (typeof PHOTO_SIZES)[number];
+export type PhotoSize = (typeof PHOTO_SIZE_NAMES)[number];
 /** The thumbnail's square side and the medium size's longest side, in pixels. */
 export const THUMB_PX = 240;
 export const MEDIUM_PX = 1024;
