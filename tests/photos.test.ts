@@ -381,15 +381,18 @@ for (const provider of providers) {
         .png()
         .toBuffer();
       assert.ok(big.length > 1024 * 1024, `${big.length} bytes: past what Next's proxy would read of a body`);
-      const post = (headers: Record<string, string>) =>
+      const post = (headers: Record<string, string>, body: Uint8Array) =>
         fetch(`${base}/admin/api/pets/${pet}/photos`, {
           method: "POST",
           headers: { "Content-Type": "image/png", ...headers },
-          body: new Uint8Array(big),
+          body: new Uint8Array(body),
         });
-      assert.equal((await post({ Origin: base })).status, 401, "no session");
-      assert.equal((await post({ Cookie: state.cookie, Origin: "https://elsewhere.example" })).status, 403);
-      const added = await replyOf(await post({ Cookie: state.cookie, Origin: base }));
+      // Refused before the body is read, and the connection closed: a small body, so that fetch reads the answer
+      // (on Node 26 it reports the unsent rest of a large one as ECONNRESET instead).
+      const small = await picture(8, 8, "png");
+      assert.equal((await post({ Origin: base }, small)).status, 401, "no session");
+      assert.equal((await post({ Cookie: state.cookie, Origin: "https://elsewhere.example" }, small)).status, 403);
+      const added = await replyOf(await post({ Cookie: state.cookie, Origin: base }, big));
       assert.equal(added.status, 201, added.text);
       const photo = added.body as Photo;
       assert.equal(photo.width, 800n);
