@@ -33,6 +33,10 @@ async function tabTo(page: Page, target: Locator): Promise<void> {
 
 /** Signs in on the sign-in page shown, by keyboard alone: Tab to the email, type, Tab, type, Enter. */
 async function signInByKeyboard(page: Page, account = E2E_STAFF): Promise<void> {
+  // The page says why it opened and gives that notice the focus once it has loaded: keys pressed before then would
+  // be taken from the form by it (CI typed the password into the email field so).
+  const reason = page.locator("#sign-in-reason");
+  if (await reason.count()) await expect(reason).toBeFocused();
   await tabTo(page, page.getByLabel("Email"));
   await page.keyboard.type(account.email);
   await page.keyboard.press("Tab");
