@@ -68,11 +68,32 @@ export type JobResult = {
   title: string;
   status: number;
   seconds: number;
+  /** CPU seconds (user and system) of the job's process and every process it waited for (its servers, browsers). */
+  cpuSeconds: number;
   passed: number;
   failed: number;
   skipped: number;
   failures: string[];
 };
+
+/** The kernel's clock ticks a second (getconf CLK_TCK): 100 on every Linux build in use. */
+const CLOCK_TICKS = 100;
+
+/**
+ * The CPU seconds of this process's children that have ended and been waited for (cutime and cstime of
+ * /proc/self/stat), which a child's own waited-for children add to. Read as each job ends, the growth since the last
+ * reading is that job's: nothing else of this process's children ends in between.
+ */
+let reapedCpuSeconds = 0;
+function jobCpuSeconds(): number {
+  const stat = fs.readFileSync("/proc/self/stat", "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  // Fields 16 and 17 of proc(5), counted from 1 with the pid first: here 13 and 14, after the name's ")".
+  const total = (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS;
+  const spent = total - reapedCpuSeconds;
+  reapedCpuSeconds = total;
+  return spent;
+}
 
 function runJob(job: Job, env: NodeJS.ProcessEnv): Promise<JobResult> {
   const since = performance.now();
@@ -99,6 +120,7 @@ function runJob(job: Job, env: NodeJS.ProcessEnv): Promise<JobResult> {
       running.delete(pid);
       const status = code ?? (signal ? 1 : 0);
       const seconds = (performance.now() - since) / 1000;
+      const cpuSeconds = jobCpuSeconds();
       const counts = job.counts(status);
       const verdict = status === 0 && counts.failed === 0 && !timedOut ? "ok" : "FAILED";
       console.log(`\n▶ ${job.title}\n${Buffer.concat(output).toString("utf8").trimEnd()}`);
@@ -107,7 +129,7 @@ function runJob(job: Job, env: NodeJS.ProcessEnv): Promise<JobResult> {
       const failures = (counts.failures ?? []).map((name) => `${job.title} › ${name}`);
       if (timedOut) failures.push(`${job.title} (killed after ${limit} s)`);
       if (verdict === "FAILED" && !failures.length) failures.push(`${job.title} (exit status ${status})`);
-      resolve({ title: job.title, status, seconds, ...counts, failures });
+      resolve({ title: job.title, status, seconds, cpuSeconds, ...counts, failures });
     });
   });
 }
@@ -182,7 +204,10 @@ export function testFiles(dir: string): string[] {
     .sort((a, b) => fs.statSync(b).size - fs.statSync(a).size || a.localeCompare(b));
 }
 
-/** One line a job, slowest first: where the time of a pass went. */
+/**
+ * One line a job, slowest first: where the time of a pass went, with the CPU it used (its processes' and those they
+ * started, in seconds of one core): a job that used much less CPU than its time mostly waited.
+ */
 export function timingTable(results: JobResult[]): string {
   const width = Math.max(...results.map((result) => result.title.length));
   return [...results]
@@ -190,6 +215,7 @@ export function timingTable(results: JobResult[]): string {
     .map(
       (result) =>
         `  ${result.title.padEnd(width)}  ${result.seconds.toFixed(1).padStart(6)} s  ` +
+        `CPU ${result.cpuSeconds.toFixed(1).padStart(6)} s  ` +
         `${result.passed} passed${result.failed ? `, ${result.failed} FAILED` : ""}`,
     )
     .join("\n");
