@@ -98,10 +98,12 @@ export function sqliteDatabase(folder: string): BenchDatabase {
     async seed(count) {
       const sqlite = open();
       try {
-        sqlite.transaction(() => {
-          sqlite.exec("DELETE FROM pets; DELETE FROM sqlite_sequence WHERE name = 'pets'");
-          insert(sqlite, count);
-        })();
+        sqlite
+          .transaction(() => {
+            sqlite.exec("DELETE FROM pets; DELETE FROM sqlite_sequence WHERE name = 'pets'");
+            insert(sqlite, count);
+          })
+          .immediate();
         sqlite.pragma("wal_checkpoint(TRUNCATE)");
       } finally {
         sqlite.close();
@@ -110,14 +112,16 @@ export function sqliteDatabase(folder: string): BenchDatabase {
     async append(count) {
       const sqlite = open();
       try {
-        const first = sqlite.transaction(() => {
-          const { next } = sqlite
-            .prepare("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'pets'), 0) + 1 AS next")
-            .safeIntegers(true)
-            .get() as { next: bigint };
-          insert(sqlite, count);
-          return next;
-        })();
+        const first = sqlite
+          .transaction(() => {
+            const { next } = sqlite
+              .prepare("SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'pets'), 0) + 1 AS next")
+              .safeIntegers(true)
+              .get() as { next: bigint };
+            insert(sqlite, count);
+            return next;
+          })
+          .immediate();
         sqlite.pragma("wal_checkpoint(TRUNCATE)");
         return first;
       } finally {

@@ -22,6 +22,12 @@ export type DuringSpec = {
         path: string;
         headers: Record<string, string>;
         body: string;
+        /**
+         * Request k goes to paths[k % paths.length] with "{k}" replaced by k and sends bodies[k % bodies.length]
+         * (as bench/load.ts does); without them, every request is `path` with `body`.
+         */
+        paths?: string[];
+        bodies?: string[];
         connections: number;
         duration: number; // seconds
         timeoutSeconds: number; // autocannon's per-request timeout
@@ -110,6 +116,16 @@ type Autocannon = (
   ) => void,
 ) => EventEmitter;
 
+/** autocannon's setupRequest for numbered requests: request k to paths[k % n], with bodies[k % m]. */
+function cycling(paths: string[], bodies: string[] | undefined) {
+  let k = 0;
+  return (request: { path: string; body?: string }) => {
+    const index = k++;
+    const path = paths[index % paths.length].replace("{k}", String(index));
+    return { ...request, path, ...(bodies && { body: bodies[index % bodies.length].replace("{k}", String(index)) }) };
+  };
+}
+
 async function act(): Promise<Omit<DuringResult, "sampled">> {
   const { action } = spec;
   const started = performance.now();
@@ -131,6 +147,7 @@ async function act(): Promise<Omit<DuringResult, "sampled">> {
         connections: action.connections,
         duration: action.duration,
         timeout: action.timeoutSeconds,
+        ...(action.paths && { requests: [{ setupRequest: cycling(action.paths, action.bodies) }] }),
       },
       (error, done) => (error ? reject(error) : resolve(done)),
     );

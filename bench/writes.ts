@@ -1,8 +1,8 @@
 // The benchmark's write rows (issue 20): what a long write costs every other answer of the server.
 // - import-latency: a 10,000-row CSV import applied through the admin API, while /healthz and a /v1 list are
 //   sampled every 50 ms; the target is each sample's p99 at most 250 ms.
-// - concurrent-creates: 64 connections of POST /v1/pets for BENCH_DURATION seconds, /healthz sampled alongside;
-//   the target is no answer slower than 2 s, and no timeout or error.
+// - concurrent-creates: 64 connections of POST /v1/pets for BENCH_DURATION seconds, then as long of PATCH status
+//   updates, /healthz sampled alongside; the target is no answer slower than 2 s, and no timeout or error.
 // - batch: issue 24's bulk changes beside the import they must keep pace with: a 1,000-row import's apply, then
 //   batchPets setting a status on 1,000 pets, and deleting them, each while /healthz is sampled.
 // Figures before a change come from running the row on the commit before it (docs/performance.md, SQLite writes).
@@ -172,7 +172,11 @@ export async function measureImportLatency(
   }
 }
 
-/** 64 connections of creates for `duration` seconds, /healthz sampled meanwhile; autocannon gives up after 10 s. */
+/**
+ * 64 connections of creates for `duration` seconds, then as long of status updates (PATCH, request k setting pet
+ * k % 1000 + 1 of the catalogue to the next status, so every request changes its pet), /healthz sampled meanwhile;
+ * autocannon gives up on a request after 10 s. Issue 23 compares both before and after the events outbox.
+ */
 export async function measureConcurrentCreates(
   root: string,
   database: BenchDatabase,
@@ -180,44 +184,71 @@ export async function measureConcurrentCreates(
   env: Record<string, string>,
   key: string,
   duration: number,
+  catalogue: number,
 ): Promise<WriteRow[]> {
   const { provider } = database;
   const app = await startApp(build, { ...env, DATABASE_URL: database.url }, key);
-  try {
-    progress(`${provider} ${build.label}: ${CREATE_CONNECTIONS} connections of creates for ${duration} s`);
-    const result = await during(root, {
-      url: app.url,
-      intervalMs: SAMPLE_INTERVAL_MS,
-      samples: [{ label: "/healthz", path: "/healthz" }],
+  const auth = { Authorization: `Bearer ${key}` };
+  const writes: { name: string; action: Extract<DuringSpec["action"], { kind: "load" }> }[] = [
+    {
+      name: "create",
       action: {
         kind: "load",
         method: "POST",
         path: "/v1/pets",
-        headers: { Authorization: `Bearer ${key}`, "Content-Type": "application/json" },
+        headers: { ...auth, "Content-Type": "application/json" },
         body: '{"name":"Bench","categoryId":1,"status":"available"}',
         connections: CREATE_CONNECTIONS,
         duration,
         timeoutSeconds: 10,
       },
-    });
-    app.check();
-    const load = result.load!;
-    return [
-      {
-        database: provider,
-        build: build.label,
-        series: `create c=${CREATE_CONNECTIONS} (${load.rps.toFixed(0)} req/s)`,
-        requests: load.requests,
-        p50Ms: load.p50,
-        p99Ms: load.p99,
-        maxMs: load.max,
-        seconds: result.seconds,
-        failures: load.failures,
-        statuses: result.statuses,
-        check: load.max !== null && load.max <= TARGET_CREATE_MAX_MS && load.failures === 0 ? "PASS" : "FAIL",
+    },
+    {
+      name: "update",
+      action: {
+        kind: "load",
+        method: "PATCH",
+        path: "/v1/pets/1",
+        paths: Array.from({ length: catalogue }, (_, index) => `/v1/pets/${index + 1}`),
+        bodies: ["pending", "sold", "available"].map((status) => JSON.stringify({ status })),
+        headers: { ...auth, "Content-Type": "application/merge-patch+json" },
+        body: "",
+        connections: CREATE_CONNECTIONS,
+        duration,
+        timeoutSeconds: 10,
       },
-      ...sampleRows(provider, build.label, result, (p99) => p99 <= TARGET_CREATE_MAX_MS),
-    ];
+    },
+  ];
+  const rows: WriteRow[] = [];
+  try {
+    for (const { name, action } of writes) {
+      progress(`${provider} ${build.label}: ${CREATE_CONNECTIONS} connections of ${name}s for ${duration} s`);
+      const result = await during(root, {
+        url: app.url,
+        intervalMs: SAMPLE_INTERVAL_MS,
+        samples: [{ label: `/healthz during ${name}s`, path: "/healthz" }],
+        action,
+      });
+      app.check();
+      const load = result.load!;
+      rows.push(
+        {
+          database: provider,
+          build: build.label,
+          series: `${name} c=${CREATE_CONNECTIONS} (${load.rps.toFixed(0)} req/s)`,
+          requests: load.requests,
+          p50Ms: load.p50,
+          p99Ms: load.p99,
+          maxMs: load.max,
+          seconds: result.seconds,
+          failures: load.failures,
+          statuses: result.statuses,
+          check: load.max !== null && load.max <= TARGET_CREATE_MAX_MS && load.failures === 0 ? "PASS" : "FAIL",
+        },
+        ...sampleRows(provider, build.label, result, (p99) => p99 <= TARGET_CREATE_MAX_MS),
+      );
+    }
+    return rows;
   } finally {
     await app.stop();
   }
