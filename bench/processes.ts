@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import type { LoadResult, LoadSpec } from "@/bench/load";
 
 // The child processes of the benchmark: servers, the key tool, builds and load generators. Every one
 // is recorded here, so that stopAll() can stop each by its pid, on success and on error alike.
@@ -167,4 +168,10 @@ export async function stop(child: ChildProcess, graceMs = 10_000): Promise<void>
 /** Stops every child still running. */
 export async function stopAll(): Promise<void> {
   await Promise.all([...running].map((child) => stop(child).catch(() => {})));
+}
+
+/** One autocannon run from its own process (bench/load.ts). */
+export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
+  const stdout = await runNode(["--import", "tsx", path.join(ROOT, "bench/load.ts"), JSON.stringify(spec)]);
+  return JSON.parse(stdout.trim().split("\n").pop() ?? "") as LoadResult;
 }

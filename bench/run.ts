@@ -10,8 +10,11 @@
 // after the growth table), BENCH_ONLY=export (exportPets of 1,000,000 pets: time and the server's peak RSS,
 // written to bench/results-export.json), BENCH_ONLY=import-latency (/healthz and a /v1 list during a 10,000-row
 // import's apply, written to bench/results-import-latency.json), BENCH_ONLY=concurrent-creates (64 connections of
-// creates, written to bench/results-concurrent-creates.json); with those two, BENCH_BEFORE_DIR=<a built checkout of
-// an earlier commit> measures it beside this one, in the same run; BENCH_ONLY=orders (placeOrder and deliver beside
+// creates, then of status updates, written to bench/results-concurrent-creates.json); with those two,
+// BENCH_BEFORE_DIR=<a built checkout of an earlier commit> measures it beside this one, in the same run;
+// BENCH_ONLY=request-cost (what the app adds to a request over baseline (a), in µs and in units of the baseline's
+// list, median of three rounds; with BENCH_CPU_PROF=1 a CPU profile of each operation; see bench/request-cost.ts;
+// written to bench/results-request-cost.json); BENCH_ONLY=orders (placeOrder and deliver beside
 // their baseline on both databases, written to bench/results-orders.json; the full run measures them too),
 // BENCH_ONLY=events (pages of GET /v1/events with 1,000,000 events, written to bench/results-events.json),
 // BENCH_ONLY=webhooks (webhook deliveries to a receiver in this process, each counted by webhook-id: a backlog of
@@ -29,8 +32,18 @@ import type { LoadResult, LoadSpec } from "@/bench/load";
 import type { FloodResult, FloodSpec } from "@/bench/sign-in-flood";
 import { encodeCursor } from "@/lib/pets/cursor";
 import { serverNodeFlags } from "@/scripts/harness/servers";
-import { assertRunning, memoryMb, runNode, startMeasured, stop, stopAll, type Server } from "@/bench/processes";
+import {
+  assertRunning,
+  memoryMb,
+  runLoad,
+  runNode,
+  startMeasured,
+  stop,
+  stopAll,
+  type Server,
+} from "@/bench/processes";
 import { measureWebhooks } from "@/bench/webhooks";
+import { formatCost, measureRequestCost, type CostResults } from "@/bench/request-cost";
 import { measurePhotoUploads, uploadThumbnailSet } from "@/bench/photos";
 import { measureBatch, measureConcurrentCreates, measureImportLatency, type Build } from "@/bench/writes";
 import {
@@ -69,6 +82,7 @@ const WEBHOOK_EVENTS = Math.round(500 * DURATION);
 const WEBHOOK_CREATES = Math.round(5 * DURATION);
 const BATCH_ONLY = process.env.BENCH_ONLY === "batch";
 const PHOTOS_ONLY = process.env.BENCH_ONLY === "photos";
+const REQUEST_COST_ONLY = process.env.BENCH_ONLY === "request-cost";
 const THUMBNAILS = 20;
 const PHOTO_UPLOADS = 5;
 /** No BENCH_ONLY: every row, baseline (b) the stock Next app included. */
@@ -193,12 +207,6 @@ function orderOperations(
   ];
 }
 
-/** One autocannon run from its own process. */
-async function load(spec: LoadSpec): Promise<LoadResult> {
-  const stdout = await runNode(["--import", "tsx", path.join(root, "bench/load.ts"), JSON.stringify(spec)]);
-  return JSON.parse(stdout.trim().split("\n").pop() ?? "") as LoadResult;
-}
-
 function progress(message: string): void {
   process.stderr.write(`[bench] ${message}\n`);
 }
@@ -276,7 +284,7 @@ async function measureThroughput(
     for (const { name, server } of servers) {
       for (const [index, connections] of CONNECTIONS.entries()) {
         progress(`${database} ${operation} ${name} c=${connections}`);
-        const result = await load({
+        const result = await runLoad({
           ...spec,
           first: first ? await first(name, connections) : next,
           url: server.url,
@@ -396,7 +404,7 @@ async function measureGrowth(database: BenchDatabase, app: Server, key: string):
       if (page === "middle") query.set("cursor", encodeCursor({ sort: "id", id: middle }));
       progress(`${database.provider} growth ${pets} ${page} ${status} ${q ?? ""}`);
       measured.push(
-        await load({
+        await runLoad({
           url: app.url,
           paths: [`/v1/pets?${query}`],
           headers: { Authorization: `Bearer ${key}` },
@@ -460,7 +468,7 @@ async function timeEach(
   const rows = [];
   for (const { label, path: requestPath } of requests) {
     progress(`${database.provider} ${label}`);
-    const measured = await load({
+    const measured = await runLoad({
       url: app.url,
       paths: [requestPath],
       headers: { Authorization: `Bearer ${key}` },
@@ -686,7 +694,7 @@ async function benchWrites(provider: Provider, builds: Build[]): Promise<void> {
       ? await measureImportLatency(root, database, build, serverEnv, key, temporary)
       : BATCH_ONLY
         ? await measureBatch(root, database, build, serverEnv, key, temporary)
-        : await measureConcurrentCreates(root, database, build, serverEnv, key, DURATION);
+        : await measureConcurrentCreates(root, database, build, serverEnv, key, DURATION, CATALOGUE);
     results.writes!.push(...rows);
   }
 }
@@ -707,6 +715,36 @@ async function benchNextConstant(): Promise<void> {
     [{ operation: "list limit=20", spec: { paths: ["/v1/pets?limit=20"] } }],
   );
   await stop(nextConstant.server.child);
+}
+
+/** Issue 26's rows (bench/request-cost.ts) on each database, printed and written on their own. */
+async function benchRequestCost(): Promise<void> {
+  const all: CostResults = { rounds: [], rows: [], l: [], peakRssMb: [], profiles: [] };
+  for (const provider of ["sqlite", "postgresql"] as const) {
+    if (!PROVIDERS.includes(provider)) continue;
+    const database =
+      provider === "sqlite" ? sqliteDatabase(temporary) : await postgresDatabase(`animal_store_bench_${process.pid}`);
+    databases.push(database);
+    progress(`${provider}: creating a key (migrates the fresh database)`);
+    const key = await createKey(database);
+    await seed(database, CATALOGUE);
+    const measured = await measureRequestCost({
+      root,
+      database,
+      key,
+      env: { ...serverEnv, DATABASE_URL: database.url },
+      catalogue: CATALOGUE,
+      duration: DURATION,
+      warmup: WARMUP,
+      profileDir: process.env.BENCH_CPU_PROF === "1" ? CPU_PROFILES : undefined,
+    });
+    for (const field of ["rounds", "rows", "l", "peakRssMb", "profiles"] as const)
+      (all[field] as unknown[]).push(...measured[field]);
+  }
+  console.log(formatCost(all));
+  const written = path.join(root, "bench/results-request-cost.json");
+  fs.writeFileSync(written, `${JSON.stringify({ machine: machine(), settings: results.settings, ...all }, null, 2)}\n`);
+  console.log(`\nWritten to ${path.relative(root, written)}`);
 }
 
 const temporary = fs.mkdtempSync(path.join(os.tmpdir(), "animal-store-bench-"));
@@ -732,63 +770,66 @@ try {
   if (WHOLE_RUN) await buildIfMissing(CONSTANT_APP);
   // The compiled server and key tool that npm start runs (dist/), compiled again when a source changed.
   await runNode([path.join(root, "scripts/build-server.mjs"), "--if-stale"], {}, true);
-  if (WRITES_ONLY) {
-    // BENCH_BEFORE_DIR: a checkout of an earlier commit, built (`npm run build`), measured beside this one.
-    const before = process.env.BENCH_BEFORE_DIR;
-    const builds: Build[] = [
-      ...(before ? [{ label: `before (${path.basename(path.resolve(before))})`, dir: path.resolve(before) }] : []),
-      { label: "this checkout", dir: root },
-    ];
-    for (const provider of ["sqlite", "postgresql"] as const)
-      if (PROVIDERS.includes(provider)) await benchWrites(provider, builds);
-  } else if (PROVIDERS.includes("sqlite")) {
-    databases.push(sqliteDatabase(temporary));
-    await benchDatabase(databases.at(-1)!);
-  }
-  if (!WRITES_ONLY && PROVIDERS.includes("postgresql")) {
-    databases.push(await postgresDatabase(`animal_store_bench_${process.pid}`));
-    await benchDatabase(databases.at(-1)!);
-  }
-  if (WHOLE_RUN) await benchNextConstant();
+  if (REQUEST_COST_ONLY) await benchRequestCost();
+  else {
+    if (WRITES_ONLY) {
+      // BENCH_BEFORE_DIR: a checkout of an earlier commit, built (`npm run build`), measured beside this one.
+      const before = process.env.BENCH_BEFORE_DIR;
+      const builds: Build[] = [
+        ...(before ? [{ label: `before (${path.basename(path.resolve(before))})`, dir: path.resolve(before) }] : []),
+        { label: "this checkout", dir: root },
+      ];
+      for (const provider of ["sqlite", "postgresql"] as const)
+        if (PROVIDERS.includes(provider)) await benchWrites(provider, builds);
+    } else if (PROVIDERS.includes("sqlite")) {
+      databases.push(sqliteDatabase(temporary));
+      await benchDatabase(databases.at(-1)!);
+    }
+    if (!WRITES_ONLY && PROVIDERS.includes("postgresql")) {
+      databases.push(await postgresDatabase(`animal_store_bench_${process.pid}`));
+      await benchDatabase(databases.at(-1)!);
+    }
+    if (WHOLE_RUN) await benchNextConstant();
 
-  checkThroughput(results.throughput);
-  const checks = [
-    ...results.throughput.map((row) => row.check),
-    ...results.growth.map((row) => row.check),
-    ...results.signInFlood.map((row) => row.check),
-    ...(results.writes ?? []).map((row) => row.check),
-  ];
-  results.targets = {
-    passed: checks.filter((check) => check === "PASS").length,
-    failed: checks.filter((check) => check === "FAIL").length,
-  };
-  console.log(formatResults(results));
-  const written = path.join(
-    root,
-    EVENTS_ONLY
-      ? "bench/results-events.json"
-      : ORDERS_ONLY
-        ? "bench/results-orders.json"
-        : PHOTOS_ONLY
-          ? "bench/results-photos.json"
-          : FLOOD_ONLY
-            ? "bench/results-sign-in-flood.json"
-            : SORTING_ONLY
-              ? "bench/results-sorting.json"
-              : EXPORT_ONLY
-                ? "bench/results-export.json"
-                : IMPORT_ONLY
-                  ? "bench/results-import-latency.json"
-                  : BATCH_ONLY
-                    ? "bench/results-batch.json"
-                    : CREATES_ONLY
-                      ? "bench/results-concurrent-creates.json"
-                      : WEBHOOKS_ONLY
-                        ? "bench/results-webhooks.json"
-                        : "bench/results.json",
-  );
-  writeResults(written, results);
-  console.log(`\nWritten to ${path.relative(root, written)}`);
+    checkThroughput(results.throughput);
+    const checks = [
+      ...results.throughput.map((row) => row.check),
+      ...results.growth.map((row) => row.check),
+      ...results.signInFlood.map((row) => row.check),
+      ...(results.writes ?? []).map((row) => row.check),
+    ];
+    results.targets = {
+      passed: checks.filter((check) => check === "PASS").length,
+      failed: checks.filter((check) => check === "FAIL").length,
+    };
+    console.log(formatResults(results));
+    const written = path.join(
+      root,
+      EVENTS_ONLY
+        ? "bench/results-events.json"
+        : ORDERS_ONLY
+          ? "bench/results-orders.json"
+          : PHOTOS_ONLY
+            ? "bench/results-photos.json"
+            : FLOOD_ONLY
+              ? "bench/results-sign-in-flood.json"
+              : SORTING_ONLY
+                ? "bench/results-sorting.json"
+                : EXPORT_ONLY
+                  ? "bench/results-export.json"
+                  : IMPORT_ONLY
+                    ? "bench/results-import-latency.json"
+                    : BATCH_ONLY
+                      ? "bench/results-batch.json"
+                      : CREATES_ONLY
+                        ? "bench/results-concurrent-creates.json"
+                        : WEBHOOKS_ONLY
+                          ? "bench/results-webhooks.json"
+                          : "bench/results.json",
+    );
+    writeResults(written, results);
+    console.log(`\nWritten to ${path.relative(root, written)}`);
+  }
 } catch (error) {
   console.error(`Benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   process.exitCode = 1;
