@@ -58,8 +58,24 @@ function normalise(address: string | undefined): string | undefined {
   return net.isIP(candidate) ? candidate.toLowerCase() : undefined;
 }
 
+/**
+ * Whether an address is among the trusted proxies. BlockList.check makes a SocketAddress object of its argument on
+ * each call, a cost every request paid (docs/performance.md, request cost): answers are kept per list, for the
+ * addresses a server meets again and again (its proxies, its clients), a bounded number of them.
+ */
+const MAX_REMEMBERED_ADDRESSES = 1024;
+const remembered = new WeakMap<net.BlockList, Map<string, boolean>>();
+
 function isTrusted(list: net.BlockList, address: string): boolean {
-  return list.check(address, net.isIPv6(address) ? "ipv6" : "ipv4");
+  let answers = remembered.get(list);
+  if (!answers) remembered.set(list, (answers = new Map<string, boolean>()));
+  let answer = answers.get(address);
+  if (answer === undefined) {
+    answer = list.check(address, net.isIPv6(address) ? "ipv6" : "ipv4");
+    if (answers.size >= MAX_REMEMBERED_ADDRESSES) answers.clear();
+    answers.set(address, answer);
+  }
+  return answer;
 }
 
 /** The first value of a header (Host), or with `nearest` the last: the one the closest proxy added. */

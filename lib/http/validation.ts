@@ -61,6 +61,17 @@ export function parseOrThrow<S extends z.ZodType>(
   throw new Refusal(code, { message, errors });
 }
 
+/** The object schemas of path parameters, made once each: a zod object compiles its parser when it is made. */
+const pathSchemas = new WeakMap<z.ZodType, Map<string, z.ZodObject>>();
+
+function pathSchema(name: string, schema: z.ZodType): z.ZodObject {
+  let byName = pathSchemas.get(schema);
+  if (!byName) pathSchemas.set(schema, (byName = new Map<string, z.ZodObject>()));
+  let made = byName.get(name);
+  if (!made) byName.set(name, (made = z.object({ [name]: schema })));
+  return made;
+}
+
 /**
  * The path parameter `name` (`petId` of /v1/pets/{petId}), parsed by `schema`. A value it refuses is the 400
  * `invalid_path` naming the parameter, or, given `notFound`, a 404 with its message: for a resource whose ids are
@@ -73,7 +84,7 @@ export function pathParam<S extends z.ZodType>(
   notFound?: (raw: string) => string,
 ): z.output<S> {
   if (!notFound) {
-    const path = parseOrThrow(z.object({ [name]: schema }), params, "invalid_path", "Invalid path");
+    const path = parseOrThrow(pathSchema(name, schema), params, "invalid_path", "Invalid path");
     return path[name] as z.output<S>;
   }
   const raw = params[name] ?? "";

@@ -28,9 +28,13 @@ function counter(): Counter {
   return holder.__animalStoreCallCounts;
 }
 
-/** The UTC day of an instant, as the table stores it: "YYYY-MM-DD". */
+/** The UTC day of an instant, as the table stores it: "YYYY-MM-DD". The last day made is kept: every call asks. */
+let lastDay = { from: 0, to: 0, day: "" };
 export function utcDay(at: number): string {
-  return new Date(at).toISOString().slice(0, 10);
+  if (at >= lastDay.from && at < lastDay.to) return lastDay.day;
+  const from = at - (((at % DAY_MS) + DAY_MS) % DAY_MS);
+  lastDay = { from, to: from + DAY_MS, day: new Date(at).toISOString().slice(0, 10) };
+  return lastDay.day;
 }
 
 function add(pending: Map<string, Tally>, tally: Tally): void {
