@@ -1,6 +1,5 @@
 import "server-only";
-import { config } from "@/lib/config";
-import type { Transaction } from "@/lib/db/client";
+import { dialect, type Transaction } from "@/lib/db/client";
 import { isEventType, recordEvents, type EventRecord } from "@/lib/events/outbox";
 import { stringifyJson } from "@/lib/http/json";
 import type { AuditAction } from "@/lib/audit/actions";
@@ -38,7 +37,7 @@ export type AuditEntry = {
   target: { type: AuditTargetType; id?: number | bigint | string; label?: string };
   /** Serialised as JSON (bigints digit for digit): a pet change's before and after, a new role… */
   details?: unknown;
-  /** When it happened, if not now: the demo store's made-up history (lib/demo-seed.ts). */
+  /** When it happened, if not now (recordAudit): the demo store's made-up history (lib/demo-seed.ts). */
   at?: Date;
   /**
    * The event of a change to a pet, an order or a category (required for those actions): the resource after the
@@ -79,15 +78,15 @@ function auditRow(context: AuditContext, entry: AuditEntry) {
     details: detailsOf(entry.details, context.via),
     clientAddress: context.clientAddress ?? null,
     requestId: context.requestId ?? null,
-    ...(entry.at && { at: entry.at }),
   };
 }
 
-/** Appends one record of a change, inside the transaction that makes the change. */
+/**
+ * Appends one record of a change, inside the transaction that makes the change: recordAudits' statement, which,
+ * being raw, skips Prisma's query interpreter (docs/decisions/024-hot-reads-as-raw-queries.md).
+ */
 export async function recordAudit(tx: Transaction, context: AuditContext, entry: AuditEntry): Promise<void> {
-  const events = eventsOf([entry]); // refuses an entry without its event before anything is written
-  await tx.auditEvent.create({ data: auditRow(context, entry), select: { id: true } });
-  recordEvents(tx, events);
+  await recordAudits(tx, [{ context, entry }], entry.at);
 }
 
 /**
@@ -124,17 +123,21 @@ const INSERT_AUDITS = {
 
 /**
  * Appends the records of many changes in one statement of a fixed shape (INSERT_AUDITS), inside the transaction that
- * makes them (an import's batch).
+ * makes them (an import's batch, or recordAudit's one), every one at `at`.
  */
-export async function recordAudits(tx: Transaction, records: { context: AuditContext; entry: AuditEntry }[]) {
+export async function recordAudits(
+  tx: Transaction,
+  records: { context: AuditContext; entry: AuditEntry }[],
+  at = new Date(),
+) {
   if (records.length === 0) return;
-  const events = eventsOf(records.map(({ entry }) => entry));
+  const events = eventsOf(records.map(({ entry }) => entry)); // refuses an entry without its event before any write
   const rows = records.map(({ context, entry }) => {
     const row = auditRow(context, entry);
     return AUDIT_FIELDS.map((field) =>
       field === "actorId" && row.actorId !== null ? String(row.actorId) : row[field],
     );
   });
-  await tx.$executeRawUnsafe(INSERT_AUDITS[config().database.provider], new Date(), JSON.stringify(rows));
+  await tx.$executeRawUnsafe(INSERT_AUDITS[dialect()], at, JSON.stringify(rows));
   recordEvents(tx, events);
 }

@@ -54,14 +54,25 @@ function open(database: DatabaseConfig): Opened {
   return { client, pool };
 }
 
-// Which database each client talks to, for the few statements written differently on each.
-const providers = new WeakMap<Database, DatabaseConfig["provider"]>();
+// Which database each client talks to, for the few statements written differently on each. On globalThis, as the
+// client itself (see db()): Next's bundles and the custom server each have their own copy of this module.
+const providers = ((
+  globalThis as typeof globalThis & { __animalStoreProviders?: WeakMap<Database, string> }
+).__animalStoreProviders ??= new WeakMap()) as WeakMap<Database, DatabaseConfig["provider"]>;
 
 /** The provider of a client made by `db()` or `createDatabase`. */
 export function providerOf(client: Database): DatabaseConfig["provider"] {
   const provider = providers.get(client);
   if (!provider) throw new Error("not a client of lib/db/client");
   return provider;
+}
+
+/**
+ * The provider of `db()`, the client store code runs on: the statements written for each database follow it. It is
+ * the process's own (config()), except while withDatabase lends `db()` to another database.
+ */
+export function dialect(): DatabaseConfig["provider"] {
+  return providerOf(db());
 }
 
 /** A new client for the given database; most code wants `db()`, the one client of the process. */
@@ -84,8 +95,9 @@ let swapped = false;
  * Runs `work` with `db()` answering for another database, then closes that client and puts the process's own back.
  * For the test harness, which makes its fixtures (a key, a staff account) with the tools' own store functions in the
  * test process instead of starting a tool. Nothing else may use `db()` while `work` runs, and `config()` still
- * answers for the process's own database: store code that asks it for the provider (batch audit inserts, the
- * staff row locks) would take the wrong one's SQL, so keep `work` to what the fixtures need. Not reentrant.
+ * answers for the process's own database: store code takes each database's SQL by `dialect()`, which follows
+ * `db()`; code that asks `config()` for the provider would take the wrong one's, so keep `work` to what the
+ * fixtures need. Not reentrant.
  */
 export async function withDatabase<T>(database: DatabaseConfig, work: () => Promise<T>): Promise<T> {
   if (swapped) throw new Error("withDatabase is already running: it cannot be nested or run twice at once");

@@ -1,6 +1,5 @@
 import "server-only";
-import { config } from "@/lib/config";
-import type { Transaction } from "@/lib/db/client";
+import { dialect, type Transaction } from "@/lib/db/client";
 import { stringifyJson } from "@/lib/http/json";
 import { EVENT_TYPES, type EventType } from "@/lib/events/schema";
 
@@ -62,7 +61,7 @@ export function recordEvents(tx: Transaction, events: EventRecord[]): void {
     stringifyJson(data),
     previous === undefined ? null : stringifyJson(previous),
   ]);
-  queueOf(tx).push((tx) => tx.$executeRawUnsafe(INSERT_EVENTS[config().database.provider], JSON.stringify(rows)));
+  queueOf(tx).push((tx) => tx.$executeRawUnsafe(INSERT_EVENTS[dialect()], JSON.stringify(rows)));
 }
 
 /**
@@ -78,7 +77,7 @@ export async function flushEvents(tx: Transaction): Promise<void> {
   const queue = pending.get(tx);
   pending.delete(tx);
   if (!queue?.length) return;
-  if (config().database.provider === "postgresql")
+  if (dialect() === "postgresql")
     await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock($1)", EVENTS_LOCK);
   for (const write of queue) await write(tx);
 }
