@@ -12,6 +12,7 @@ import { rekeyCategoryNames } from "@/lib/categories/store";
 import { Refusal } from "@/lib/refusal";
 import { errorResponse, toRefusal, withResponseHeaders } from "@/lib/http/api-route";
 import { dispatchV1 } from "@/lib/v1/router";
+import { answerWithClass, lightweightResponse } from "@/lib/http/response";
 import { dispatchSession, SESSION_PATH } from "@/lib/admin/session-route";
 import { signInsBusy } from "@/lib/auth/sign-in-throttle";
 import { config, ConfigError } from "@/lib/config";
@@ -81,6 +82,7 @@ const STARTUP_BUSY_WAIT_MS = 30_000;
  * is idempotent and runs in its own transaction, so a run cut short is simply run again. PostgreSQL waits on its
  * row locks and needs none of this; an error that is not a busy file stops the start as before.
  */
+
 async function whileSqliteBusy<T>(provider: "sqlite" | "postgresql", work: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + STARTUP_BUSY_WAIT_MS;
   for (let pause = 100; ; pause = Math.min(pause * 2, 2000)) {
@@ -146,6 +148,7 @@ async function main(): Promise<void> {
   void housekeeping();
   setInterval(() => void housekeeping(), HOUSEKEEPING_INTERVAL_MS).unref();
 
+  answerWithClass(lightweightResponse());
   const app = next({ dev: false, dir: process.cwd(), hostname: settings.HOST, port: settings.PORT });
   await app.prepare();
   const handleNext = app.getRequestHandler();

@@ -1,4 +1,5 @@
 import "server-only";
+import { respond } from "@/lib/http/response";
 import { db, transaction, type Transaction } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { sha256Hex } from "@/lib/hash";
@@ -118,12 +119,12 @@ function idempotencyKeyOf(request: Request): string | undefined {
   return key;
 }
 
-function respond({ status, body, location, etag }: StoredResponse, replayed: boolean): Response {
+function storedAnswer({ status, body, location, etag }: StoredResponse, replayed: boolean): Response {
   const headers: Record<string, string> = { "Content-Type": "application/json" };
   if (location) headers.Location = location;
   if (etag) headers.ETag = etag;
   if (replayed) headers["Idempotent-Replayed"] = "true";
-  return new Response(body, { status, headers });
+  return respond(body, { status, headers });
 }
 
 export type IdempotentOperation = (tx: Transaction) => Promise<StoredResponse>;
@@ -146,14 +147,14 @@ export function idempotency(
   return {
     async run(body, operation) {
       // Still a transaction of its own: the operation's change and its audit record commit together or not at all.
-      if (key === undefined) return respond(await transaction(operation), false);
+      if (key === undefined) return storedAnswer(await transaction(operation), false);
       const inProgress = () => new Refusal("idempotency_key_in_progress", { headers: { "Retry-After": "1" } });
       const claim = await claimIdempotencyKey(apiKeyId, key, sha256Hex(body));
-      if (claim.kind === "replay") return respond(claim.response, true);
+      if (claim.kind === "replay") return storedAnswer(claim.response, true);
       if (claim.kind === "in_progress") throw inProgress();
       if (claim.kind === "mismatch") throw new Refusal("idempotency_key_reused");
       try {
-        return respond(await completeOnce(apiKeyId, key, operation), false);
+        return storedAnswer(await completeOnce(apiKeyId, key, operation), false);
       } catch (error) {
         if (error instanceof IdempotencyClaimLost) throw inProgress();
         await releaseIdempotencyKey(apiKeyId, key, claim.lockedAt).catch(() => {});

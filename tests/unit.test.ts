@@ -8,7 +8,11 @@ import { describe, test } from "node:test";
 import { JsonDepthGauge, JsonTooDeepError, MAX_JSON_DEPTH, parseJson, stringifyJson } from "@/lib/http/json";
 import { INT64_MAX, INT64_MIN } from "@/lib/http/int64";
 import { stringifyPet, stringifyPets } from "@/lib/pets/json";
-import { fieldErrors } from "@/lib/http/validation";
+import { fieldErrors, pathParam } from "@/lib/http/validation";
+import { utcDay } from "@/lib/v1/call-counts";
+import { Refusal } from "@/lib/refusal";
+import { lightweightResponse } from "@/lib/http/response";
+import { resolveForwarded } from "@/lib/http/forwarded";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { ConfigError, readConfig } from "@/lib/config";
 import { listPetsQuerySchema, newPetSchema, petIdSchema } from "@/lib/pets/schema";
@@ -226,6 +230,58 @@ describe("the query and path schemas", () => {
     assert.equal(petIdSchema.parse("9223372036854775807"), INT64_MAX);
     for (const id of ["0", "-1", "01", "1.0", "9223372036854775808", "0x10", ""])
       assert.equal(petIdSchema.safeParse(id).success, false, id);
+  });
+  test("a path parameter's schema, made once per name, names that parameter in its 400", () => {
+    for (const name of ["petId", "orderId", "petId"]) {
+      assert.equal(pathParam({ [name]: "42" }, name, petIdSchema), 42n);
+      assert.throws(
+        () => pathParam({ [name]: "0" }, name, petIdSchema),
+        (error: Refusal) => error.code === "invalid_path" && error.errors?.[0]?.path === name,
+      );
+    }
+  });
+});
+
+describe("the lightweight Response of the custom server (lib/http/response.ts)", () => {
+  test("is @hono/node-server's own, answers as a standard one, and leaves the globals standard", async () => {
+    const standard = { Request: globalThis.Request, Response: globalThis.Response };
+    const Lightweight = lightweightResponse();
+    assert.equal(globalThis.Response, standard.Response);
+    assert.equal(globalThis.Request, standard.Request);
+    assert.notEqual(Lightweight, standard.Response, "the package no longer offers its lightweight Response");
+    const made = new Lightweight('{"id":1}', { status: 201, headers: { "Content-Type": "application/json" } });
+    assert.ok(made instanceof Response);
+    made.headers.set("X-Request-Id", "r1");
+    assert.equal(made.status, 201);
+    assert.equal(made.headers.get("content-type"), "application/json");
+    assert.equal(made.headers.get("x-request-id"), "r1");
+    assert.equal(await made.text(), '{"id":1}');
+    assert.equal(new Lightweight(null, { status: 204 }).status, 204);
+  });
+});
+
+describe("the per-request caches", () => {
+  test("utcDay gives each instant its UTC day, either side of midnight, in any order", () => {
+    const midnight = Date.UTC(2026, 10, 28);
+    for (const at of [
+      midnight - 1,
+      midnight,
+      midnight + 1,
+      midnight - 1,
+      Date.UTC(1969, 11, 31, 23),
+      0,
+      midnight + 86_399_999,
+    ])
+      assert.equal(utcDay(at), new Date(at).toISOString().slice(0, 10), String(at));
+  });
+
+  test("a trusted proxy's answer is the list's: the same address under another list is judged afresh", () => {
+    const headers = { "x-forwarded-for": "203.0.113.9" };
+    for (let round = 0; round < 2; round++) {
+      assert.equal(resolveForwarded("10.0.0.5", headers, ["10.0.0.0/8"]).address, "203.0.113.9");
+      assert.equal(resolveForwarded("10.0.0.5", headers, ["192.168.0.0/16"]).address, "10.0.0.5");
+      assert.equal(resolveForwarded("10.0.0.5", headers, []).address, "10.0.0.5");
+    }
   });
 });
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { respond } from "@/lib/http/response";
 import { visitorGuard } from "@/lib/admin/guard";
 import { clearedSessionCookie, sessionCookie } from "@/lib/auth/cookies";
 import { endSession, startSession } from "@/lib/auth/sessions";
@@ -40,7 +41,7 @@ export const sessionRoute = apiRoute(visitorGuard, {
     operationId: "signOut",
     handler: async ({ request, caller }) => {
       await endSession(caller.sessionToken);
-      return new Response(null, { status: 204, headers: { "Set-Cookie": clearedSessionCookie(request) } });
+      return respond(null, { status: 204, headers: { "Set-Cookie": clearedSessionCookie(request) } });
     },
   },
 });

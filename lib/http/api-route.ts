@@ -1,4 +1,5 @@
 import "server-only";
+import { respond } from "@/lib/http/response";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import type { ErrorCode } from "@/lib/http/error-codes";
 import { errorBody } from "@/lib/http/errors";
@@ -69,7 +70,7 @@ type ResponseInit = { status?: number; headers?: Record<string, string> };
 
 /** A JSON response from text already serialised. */
 export function jsonText(text: string, init: ResponseInit = {}): Response {
-  return new Response(text, {
+  return respond(text, {
     status: init.status ?? 200,
     headers: { "Content-Type": "application/json", ...init.headers },
   });
@@ -191,7 +192,7 @@ async function serve<Caller>(
       });
       const seconds = (performance.now() - started) / 1000;
       recordRequest(answer.series, request.method, CLIENT_ABORTED_STATUS, seconds, undefined);
-      return new Response(null, { status: CLIENT_ABORTED_STATUS });
+      return respond(null, { status: CLIENT_ABORTED_STATUS });
     }
     const error = toRefusal(thrown);
     refusal = error.code;
@@ -250,7 +251,7 @@ export function apiRoute<Caller>(
   const allow = supported.join(", ");
   table.OPTIONS = {
     operationId: OPTIONS_OPERATION,
-    handler: async () => new Response(null, { status: 204, headers: { Allow: allow } }),
+    handler: async () => respond(null, { status: 204, headers: { Allow: allow } }),
     anonymous: true,
   };
   const routeFor = (operation: Operation<Caller> | undefined): RouteFunction => {

@@ -1,4 +1,5 @@
 import "server-only";
+import { respond } from "@/lib/http/response";
 import { readJsonBody } from "@/lib/http/body";
 import { expectedOf, preconditionsOf, versionTag } from "@/lib/http/conditional";
 import { json, jsonText, type Handler } from "@/lib/http/api-route";
@@ -105,7 +106,7 @@ export const getOrderHandler: Handler<ApiClient> = async ({ request, params }) =
   }
   if (!found) throw noSuchOrder(id);
   if (ifNoneMatch === "*" || ifNoneMatch?.includes(found.version))
-    return new Response(null, { status: 304, headers: { ETag: orderEtag(found) } });
+    return respond(null, { status: 304, headers: { ETag: orderEtag(found) } });
   return orderAnswer(found);
 };
 

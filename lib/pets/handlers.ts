@@ -1,4 +1,5 @@
 import "server-only";
+import { respond } from "@/lib/http/response";
 import { MERGE_PATCH_TYPES, readJsonBody } from "@/lib/http/body";
 import { expectedOf, preconditionsOf, versionTag } from "@/lib/http/conditional";
 import { json, jsonText, type HandlerContext, type Handler } from "@/lib/http/api-route";
@@ -135,7 +136,7 @@ export async function readPet({ request, params }: Pick<HandlerContext<unknown>,
   if (!found) throw noSuchPet(id);
   if (ifMatch && !ifMatch.includes(found.version)) throw new Refusal("precondition_failed");
   if (ifNoneMatch === "*" || ifNoneMatch?.includes(found.version))
-    return new Response(null, { status: 304, headers: { ETag: petEtag(found) } });
+    return respond(null, { status: 304, headers: { ETag: petEtag(found) } });
   return petAnswer(found);
 }
 
@@ -168,7 +169,7 @@ export const updatePetHandler: Handler<ApiClient> = async ({ request, requestId,
 export const deletePetHandler: Handler<ApiClient> = async ({ request, requestId, params, caller }) => {
   const id = pathParam(params, "petId", petIdSchema);
   await deletePet(id, expectedOf(request, id), auditContextOf(caller, requestId));
-  return new Response(null, { status: 204 });
+  return respond(null, { status: 204 });
 };
 
 /**

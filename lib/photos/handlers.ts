@@ -1,4 +1,5 @@
 import "server-only";
+import { respond } from "@/lib/http/response";
 import { json, type Handler } from "@/lib/http/api-route";
 import { readJsonBody, readLimitedBytes } from "@/lib/http/body";
 import { conditionOf } from "@/lib/http/conditional";
@@ -78,10 +79,10 @@ export const getPetPhotoHandler: Handler<ApiClient> = async ({ request, url, par
   // A revalidation is answered before the image is read: two indexed lookups, whatever the photo's size.
   if (ifNoneMatch === "*" || ifNoneMatch?.some((tag) => `"${tag.opaque}"` === etag)) {
     await checkPhotoOf(petId, photoId);
-    return new Response(null, { status: 304, headers: { ETag: etag, ...CACHING } });
+    return respond(null, { status: 304, headers: { ETag: etag, ...CACHING } });
   }
   const image = await readPhotoImage(petId, photoId, size);
-  return new Response(image.data as Uint8Array<ArrayBuffer>, {
+  return respond(image.data as Uint8Array<ArrayBuffer>, {
     headers: {
       "Content-Type": image.contentType,
       "Content-Length": String(image.data.byteLength),
@@ -106,5 +107,5 @@ export const updatePetPhotoHandler: Handler<ApiClient> = async ({ request, param
 export const deletePetPhotoHandler: Handler<ApiClient> = async ({ params, requestId, caller }) => {
   const { petId, photoId } = ids(params);
   await deletePhoto(petId, photoId, auditContextOf(caller, requestId));
-  return new Response(null, { status: 204 });
+  return respond(null, { status: 204 });
 };
