@@ -12,7 +12,7 @@ import { OPEN_ORDER_STATUSES } from "@/lib/orders/schema";
 import { idempotency } from "@/lib/idempotency";
 import { BATCH_BODY_LIMIT_BYTES, petBatchSchema, type PetBatch } from "@/lib/pets/batch-schema";
 import type { Pet, PetStatus } from "@/lib/pets/schema";
-import { changedMembers, toVersioned, type VersionedPet } from "@/lib/pets/store";
+import { changedMembers, fromRawRow, PET_COLUMNS, type RawPetRow, type VersionedPet } from "@/lib/pets/store";
 import { Refusal } from "@/lib/refusal";
 import { auditContextOf, type ApiClient } from "@/lib/v1/guard";
 
@@ -34,9 +34,9 @@ type BatchResult = {
  */
 const OPEN = OPEN_ORDER_STATUSES.map((status) => `'${status}'`).join(", ");
 const SQLITE_IDS = "SELECT CAST(value AS INTEGER) FROM json_each(?)";
-const SQLITE_PET = "CAST(id AS TEXT) AS id, name, CAST(category_id AS TEXT) AS category_id, status, version";
+const SQLITE_PET = PET_COLUMNS.sqlite;
 const POSTGRES_IDS = "SELECT CAST(value AS bigint) FROM jsonb_array_elements_text(CAST($1 AS jsonb))";
-const POSTGRES_PET = "id::text AS id, name, category_id::text AS category_id, status::text AS status, version";
+const POSTGRES_PET = PET_COLUMNS.postgresql;
 const SQL = {
   sqlite: {
     select: `SELECT ${SQLITE_PET} FROM pets WHERE id IN (${SQLITE_IDS})`,
@@ -62,18 +62,6 @@ const SQL = {
     delete: `DELETE FROM pets WHERE id IN (${POSTGRES_IDS})`,
   },
 };
-
-type Row = { id: string; name: string; category_id: string; status: string | null; version: number | bigint };
-
-function versionedOf(row: Row): VersionedPet {
-  return toVersioned({
-    id: BigInt(row.id),
-    name: row.name,
-    categoryId: BigInt(row.category_id),
-    status: row.status as PetStatus | null,
-    version: Number(row.version),
-  });
-}
 
 /** How many pets one statement of a batch takes; between two, the other requests get their turn. */
 const CHUNK = 100;
@@ -120,8 +108,8 @@ async function heldPets(ids: bigint[], tx: Transaction): Promise<Map<bigint, Ver
   // In ascending id order across the chunks too (PostgreSQL locks each chunk's rows as it reads them), so that two
   // batches naming the same pets in any order take their locks in the same order.
   const ascending = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const rows = await inChunks(ascending, (chunk) => tx.$queryRawUnsafe<Row[]>(sql.select, idList(chunk)));
-  return new Map(rows.map((row) => [BigInt(row.id), versionedOf(row)]));
+  const rows = await inChunks(ascending, (chunk) => tx.$queryRawUnsafe<RawPetRow[]>(sql.select, idList(chunk)));
+  return new Map(rows.map((row) => [BigInt(row.id), fromRawRow(row)]));
 }
 
 /** The open order holding each of these pets, by pet id (only a pending pet can be held). */
@@ -211,12 +199,12 @@ export async function applyBatch(batch: PetBatch, audit: AuditContext, tx: Trans
   const { status, categoryId } = batch.set;
   const sql = SQL[config().database.provider];
   const updated = await inChunks(changing, (chunk) =>
-    tx.$queryRawUnsafe<Row[]>(
+    tx.$queryRawUnsafe<RawPetRow[]>(
       sql.update,
       ...updateParameters(idList(chunk.map(({ pet }) => pet.id)), status, categoryId),
     ),
   );
-  const after = new Map(updated.map((row) => [BigInt(row.id), versionedOf(row)]));
+  const after = new Map(updated.map((row) => [BigInt(row.id), fromRawRow(row)]));
   await recordAuditsInChunks(
     tx,
     changing.map(({ pet }) => {

@@ -52,13 +52,19 @@ export function toVersioned({ version, ...row }: PetRow & { version: number }): 
  * findMany: Prisma sends a raw query to the driver without its query interpreter, which profiled at about 160 µs
  * of a 450 µs request (docs/decisions/024-hot-reads-as-raw-queries.md). Writes stay Prisma queries.
  */
-const PET_COLUMNS = {
+export const PET_COLUMNS = {
   sqlite: "CAST(id AS TEXT) AS id, name, CAST(category_id AS TEXT) AS category_id, status, version",
   postgresql: "id::text AS id, name, category_id::text AS category_id, status::text AS status, version",
 };
-type RawPetRow = { id: string; name: string; category_id: string; status: string | null; version: number | bigint };
+export type RawPetRow = {
+  id: string;
+  name: string;
+  category_id: string;
+  status: string | null;
+  version: number | bigint;
+};
 
-function fromRawRow(row: RawPetRow): VersionedPet {
+export function fromRawRow(row: RawPetRow): VersionedPet {
   return toVersioned({
     id: BigInt(row.id),
     name: row.name,
@@ -560,8 +566,7 @@ export async function heldPet(id: bigint, expected: Expected, tx: Transaction): 
 
 /** Takes the pet's row for the rest of the transaction (PostgreSQL: FOR UPDATE; SQLite writes one at a time). */
 async function holdPet(id: bigint, tx: Transaction): Promise<void> {
-  if (dialect() === "postgresql")
-    await tx.$executeRawUnsafe("SELECT 1 FROM pets WHERE id = $1 FOR UPDATE", id);
+  if (dialect() === "postgresql") await tx.$executeRawUnsafe("SELECT 1 FROM pets WHERE id = $1 FOR UPDATE", id);
 }
 
 /** The members whose values differ, each side as it was and as it is (an absent status as null). */
