@@ -11,7 +11,8 @@
 // written to bench/results-export.json), BENCH_ONLY=import-latency (/healthz and a /v1 list during a 10,000-row
 // import's apply, written to bench/results-import-latency.json), BENCH_ONLY=concurrent-creates (64 connections of
 // creates, then of status updates, written to bench/results-concurrent-creates.json); with those two,
-// BENCH_BEFORE_DIR=<a built checkout of an earlier commit> measures it beside this one, in the same run;
+// BENCH_BEFORE_DIR=<built checkouts of earlier commits, comma-separated> measures them beside this one, in the
+// same run;
 // BENCH_ONLY=request-cost (what the app adds to a request over baseline (a), in µs and in units of the baseline's
 // list, median of three rounds; with BENCH_CPU_PROF=1 a CPU profile of each operation; see bench/request-cost.ts;
 // written to bench/results-request-cost.json); BENCH_ONLY=orders (placeOrder and deliver beside
@@ -773,10 +774,11 @@ try {
   if (REQUEST_COST_ONLY) await benchRequestCost();
   else {
     if (WRITES_ONLY) {
-      // BENCH_BEFORE_DIR: a checkout of an earlier commit, built (`npm run build`), measured beside this one.
-      const before = process.env.BENCH_BEFORE_DIR;
+      // BENCH_BEFORE_DIR: checkouts of earlier commits, each built (`npm run build`), comma-separated, oldest
+      // first, measured beside this one.
+      const before = (process.env.BENCH_BEFORE_DIR ?? "").split(",").filter(Boolean);
       const builds: Build[] = [
-        ...(before ? [{ label: `before (${path.basename(path.resolve(before))})`, dir: path.resolve(before) }] : []),
+        ...before.map((dir) => ({ label: `before (${path.basename(path.resolve(dir))})`, dir: path.resolve(dir) })),
         { label: "this checkout", dir: root },
       ];
       for (const provider of ["sqlite", "postgresql"] as const)
