@@ -12,7 +12,8 @@ import { rekeyCategoryNames } from "@/lib/categories/store";
 import { Refusal } from "@/lib/refusal";
 import { errorResponse, toRefusal, withResponseHeaders } from "@/lib/http/api-route";
 import { dispatchV1 } from "@/lib/v1/router";
-import { answerWithClass, lightweightResponse } from "@/lib/http/response";
+import { answerWithClass } from "@/lib/http/response";
+import { lightweightResponse } from "@/lib/http/lightweight-response";
 import { dispatchSession, SESSION_PATH } from "@/lib/admin/session-route";
 import { signInsBusy } from "@/lib/auth/sign-in-throttle";
 import { config, ConfigError } from "@/lib/config";
@@ -82,7 +83,6 @@ const STARTUP_BUSY_WAIT_MS = 30_000;
  * is idempotent and runs in its own transaction, so a run cut short is simply run again. PostgreSQL waits on its
  * row locks and needs none of this; an error that is not a busy file stops the start as before.
  */
-
 async function whileSqliteBusy<T>(provider: "sqlite" | "postgresql", work: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + STARTUP_BUSY_WAIT_MS;
   for (let pause = 100; ; pause = Math.min(pause * 2, 2000)) {

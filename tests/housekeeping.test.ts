@@ -414,9 +414,10 @@ for (const provider of providers) {
   });
 }
 
-// In the test process, on SQLite only: the store's provider-specific statements read the provider from config(),
-// which is the process's DATABASE_URL, not withDatabase's. On PostgreSQL the same expiry (expireOrder) is proven
-// through requests in tests/orders.test.ts; in-process PostgreSQL waits for the provider to follow db().
+// In the test process, on SQLite only: the orders store's provider-specific statements (its row locks) read the
+// provider from config(), which is the process's DATABASE_URL, not withDatabase's (the pets, audit and events
+// statements follow dialect()). On PostgreSQL the same expiry (expireOrder) is proven through requests in
+// tests/orders.test.ts; in-process PostgreSQL waits for the orders store to follow dialect() too.
 for (const provider of providers.filter((each) => each === "sqlite")) {
   describe(`housekeeping ends holds on ${provider}`, () => {
     test("an order past its hold is expired, its pet available, with both events; not a moment before", async () => {

@@ -11,7 +11,7 @@ import { stringifyPet, stringifyPets } from "@/lib/pets/json";
 import { fieldErrors, pathParam } from "@/lib/http/validation";
 import { utcDay } from "@/lib/v1/call-counts";
 import { Refusal } from "@/lib/refusal";
-import { lightweightResponse } from "@/lib/http/response";
+import { lightweightResponse } from "@/lib/http/lightweight-response";
 import { resolveForwarded } from "@/lib/http/forwarded";
 import { isDatabaseUnavailable } from "@/lib/db/errors";
 import { ConfigError, readConfig } from "@/lib/config";
@@ -242,7 +242,7 @@ describe("the query and path schemas", () => {
   });
 });
 
-describe("the lightweight Response of the custom server (lib/http/response.ts)", () => {
+describe("the lightweight Response of the custom server (lib/http/lightweight-response.ts)", () => {
   test("is @hono/node-server's own, answers as a standard one, and leaves the globals standard", async () => {
     const standard = { Request: globalThis.Request, Response: globalThis.Response };
     const Lightweight = lightweightResponse();

@@ -83,7 +83,7 @@ function auditRow(context: AuditContext, entry: AuditEntry) {
 
 /**
  * Appends one record of a change, inside the transaction that makes the change: recordAudits' statement, which,
- * being raw, skips Prisma's query interpreter (docs/decisions/024-hot-reads-as-raw-queries.md).
+ * being raw, skips Prisma's query interpreter (docs/decisions/024-hot-paths-as-raw-statements.md).
  */
 export async function recordAudit(tx: Transaction, context: AuditContext, entry: AuditEntry): Promise<void> {
   await recordAudits(tx, [{ context, entry }], entry.at);
@@ -138,6 +138,6 @@ export async function recordAudits(
       field === "actorId" && row.actorId !== null ? String(row.actorId) : row[field],
     );
   });
-  await tx.$executeRawUnsafe(INSERT_AUDITS[dialect()], at, JSON.stringify(rows));
+  await tx.$executeRawUnsafe(INSERT_AUDITS[dialect(tx)], at, JSON.stringify(rows));
   recordEvents(tx, events);
 }

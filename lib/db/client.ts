@@ -68,11 +68,12 @@ export function providerOf(client: Database): DatabaseConfig["provider"] {
 }
 
 /**
- * The provider of `db()`, the client store code runs on: the statements written for each database follow it. It is
- * the process's own (config()), except while withDatabase lends `db()` to another database.
+ * The provider whose SQL a statement on `client` must be written in: a client made here, or a transaction begun by
+ * transaction(), knows its own; anything else (a transaction begun by `$transaction` itself) is taken to be `db()`'s,
+ * which is the process's own database (config()) except while withDatabase lends `db()` to another.
  */
-export function dialect(): DatabaseConfig["provider"] {
-  return providerOf(db());
+export function dialect(client?: Database | Transaction): DatabaseConfig["provider"] {
+  return (client && providers.get(client as Database)) ?? providerOf(db());
 }
 
 /** A new client for the given database; most code wants `db()`, the one client of the process. */
@@ -95,9 +96,9 @@ let swapped = false;
  * Runs `work` with `db()` answering for another database, then closes that client and puts the process's own back.
  * For the test harness, which makes its fixtures (a key, a staff account) with the tools' own store functions in the
  * test process instead of starting a tool. Nothing else may use `db()` while `work` runs, and `config()` still
- * answers for the process's own database: store code takes each database's SQL by `dialect()`, which follows
- * `db()`; code that asks `config()` for the provider would take the wrong one's, so keep `work` to what the
- * fixtures need. Not reentrant.
+ * answers for the process's own database: the statements written per database follow `dialect()`, which follows
+ * `db()`, but the few that still ask `config()` (status counts, orders' and staff's row locks) would take the wrong
+ * one's, so keep `work` to what the fixtures need. Not reentrant.
  */
 export async function withDatabase<T>(database: DatabaseConfig, work: () => Promise<T>): Promise<T> {
   if (swapped) throw new Error("withDatabase is already running: it cannot be nested or run twice at once");
@@ -131,6 +132,7 @@ export function transaction<T>(
   database: Database = db(),
 ): Promise<T> {
   return database.$transaction(async (tx) => {
+    providers.set(tx as Database, providerOf(database));
     openOutbox(tx);
     const result = await work(tx);
     await flushEvents(tx);

@@ -61,7 +61,7 @@ export function recordEvents(tx: Transaction, events: EventRecord[]): void {
     stringifyJson(data),
     previous === undefined ? null : stringifyJson(previous),
   ]);
-  queueOf(tx).push((tx) => tx.$executeRawUnsafe(INSERT_EVENTS[dialect()], JSON.stringify(rows)));
+  queueOf(tx).push((tx) => tx.$executeRawUnsafe(INSERT_EVENTS[dialect(tx)], JSON.stringify(rows)));
 }
 
 /**
@@ -77,8 +77,7 @@ export async function flushEvents(tx: Transaction): Promise<void> {
   const queue = pending.get(tx);
   pending.delete(tx);
   if (!queue?.length) return;
-  if (dialect() === "postgresql")
-    await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock($1)", EVENTS_LOCK);
+  if (dialect(tx) === "postgresql") await tx.$executeRawUnsafe("SELECT pg_advisory_xact_lock($1)", EVENTS_LOCK);
   for (const write of queue) await write(tx);
 }
 

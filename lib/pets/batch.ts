@@ -1,8 +1,7 @@
 import "server-only";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { recordAudits, type AuditContext } from "@/lib/audit/record";
-import { config } from "@/lib/config";
-import type { Transaction } from "@/lib/db/client";
+import { dialect, type Transaction } from "@/lib/db/client";
 import { previousValues } from "@/lib/events/outbox";
 import type { Handler } from "@/lib/http/api-route";
 import { readJsonBody } from "@/lib/http/body";
@@ -81,9 +80,14 @@ async function inChunks<T, R>(items: T[], work: (chunk: T[]) => Promise<R[]>): P
  * category and to what, and the ids (first on PostgreSQL, whose ids list is $1; last on SQLite, whose `?` count
  * from the left).
  */
-function updateParameters(ids: string, status: PetStatus | null | undefined, categoryId: bigint | undefined) {
+function updateParameters(
+  provider: "sqlite" | "postgresql",
+  ids: string,
+  status: PetStatus | null | undefined,
+  categoryId: bigint | undefined,
+) {
   const set = [status !== undefined, status ?? null, categoryId !== undefined, categoryId?.toString() ?? null];
-  return config().database.provider === "postgresql" ? [ids, ...set] : [...set.map(sqliteValue), ids];
+  return provider === "postgresql" ? [ids, ...set] : [...set.map(sqliteValue), ids];
 }
 
 /** A value as better-sqlite3 binds it: booleans as 1 and 0. */
@@ -104,7 +108,7 @@ const idList = (ids: bigint[]) => JSON.stringify(ids.map(String));
 
 /** The pets named, their rows held for the rest of the transaction (SQLite writes one transaction at a time). */
 async function heldPets(ids: bigint[], tx: Transaction): Promise<Map<bigint, VersionedPet>> {
-  const sql = SQL[config().database.provider];
+  const sql = SQL[dialect(tx)];
   // In ascending id order across the chunks too (PostgreSQL locks each chunk's rows as it reads them), so that two
   // batches naming the same pets in any order take their locks in the same order.
   const ascending = [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -115,7 +119,7 @@ async function heldPets(ids: bigint[], tx: Transaction): Promise<Map<bigint, Ver
 /** The open order holding each of these pets, by pet id (only a pending pet can be held). */
 async function holdsOf(pets: VersionedPet[], tx: Transaction): Promise<Map<bigint, bigint>> {
   const pending = pets.filter(({ pet }) => pet.status === "pending").map(({ pet }) => pet.id);
-  const sql = SQL[config().database.provider];
+  const sql = SQL[dialect(tx)];
   const rows = await inChunks(pending, (chunk) =>
     tx.$queryRawUnsafe<{ pet_id: string; id: string }[]>(sql.holds, idList(chunk)),
   );
@@ -170,7 +174,7 @@ export async function applyBatch(batch: PetBatch, audit: AuditContext, tx: Trans
   if (problems.length) throw batchRefused(problems.sort((a, b) => a.index - b.index));
 
   if (batch.action === "delete") {
-    const sql = SQL[config().database.provider];
+    const sql = SQL[dialect(tx)];
     await inChunks(present, async (chunk) => {
       await tx.$executeRawUnsafe(sql.delete, idList(chunk.map(({ pet }) => pet.id)));
       return [];
@@ -197,11 +201,11 @@ export async function applyBatch(batch: PetBatch, audit: AuditContext, tx: Trans
   const changing = present.filter(({ pet }) => Object.keys(changes.get(pet.id)!).length > 0);
   // One statement a chunk: members a pet has already are set to the same value, which changes nothing.
   const { status, categoryId } = batch.set;
-  const sql = SQL[config().database.provider];
+  const sql = SQL[dialect(tx)];
   const updated = await inChunks(changing, (chunk) =>
     tx.$queryRawUnsafe<RawPetRow[]>(
       sql.update,
-      ...updateParameters(idList(chunk.map(({ pet }) => pet.id)), status, categoryId),
+      ...updateParameters(dialect(tx), idList(chunk.map(({ pet }) => pet.id)), status, categoryId),
     ),
   );
   const after = new Map(updated.map((row) => [BigInt(row.id), fromRawRow(row)]));

@@ -8,8 +8,7 @@ import { listCategories } from "@/lib/categories/store";
 import { candidate } from "@/lib/client/pet-form";
 import { CsvReadError, quoted, readCsv, type CsvRecord } from "@/lib/csv/read";
 import { csvLine } from "@/lib/csv/write";
-import { config } from "@/lib/config";
-import { db, transaction, type Transaction } from "@/lib/db/client";
+import { db, dialect, transaction, type Transaction } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/errors";
 import { Refusal } from "@/lib/refusal";
 import { rowMessages } from "@/lib/pets/import-messages";
@@ -274,7 +273,7 @@ async function claimImport(importId: string, sha256: string, staff: { id: number
  * runs one write transaction at a time anyway (lib/db/sqlite-adapter.ts).
  */
 async function holdImport(importId: string, tx: Transaction): Promise<void> {
-  if (config().database.provider === "postgresql")
+  if (dialect(tx) === "postgresql")
     await tx.$executeRawUnsafe("SELECT 1 FROM pet_imports WHERE id = $1 FOR UPDATE", importId);
 }
 
@@ -305,7 +304,7 @@ export async function applyImport(
 ): Promise<ImportReport> {
   const file = await checkFile(bytes);
   const id = await claimImport(importId, file.sha256, staff);
-  const provider = config().database.provider;
+  const provider = dialect();
   const valid = file.rows.filter((row): row is CheckedRow & { pet: NewPet } => row.pet !== undefined);
   let created = 0;
   for (let start = 0; start < valid.length; start += IMPORT_BATCH_SIZE) {

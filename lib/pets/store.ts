@@ -23,9 +23,9 @@ import {
 
 // Reads and writes of pets over Prisma, knowing nothing of HTTP. Each takes an optional transaction to
 // run in (a caller that must record something with the change hands one in). Every change writes its
-// audit record (lib/audit) in the same transaction, naming who made it. Every query selects
-// petSchema's members, and rows become plain Pet objects here: nothing from a client reaches `create`
-// unlisted, and no Prisma row reaches JSON as it is.
+// audit record (lib/audit) in the same transaction, naming who made it. Every statement names the columns
+// it writes and selects petSchema's members, and rows become plain Pet objects here: nothing from a client
+// reaches a statement unlisted, and no row reaches JSON as it is.
 
 const petColumns = Object.fromEntries(petMembers.map((member) => [member, true])) as { [Member in keyof Pet]-?: true };
 const versionedColumns = { ...petColumns, version: true } as const;
@@ -47,10 +47,11 @@ export function toVersioned({ version, ...row }: PetRow & { version: number }): 
 }
 
 /**
- * A pet's columns as the reads of the request path select them, for each provider: int64s as text (exact whatever
- * the driver makes of them), the status as text. These reads are Prisma raw queries rather than findUnique and
- * findMany: Prisma sends a raw query to the driver without its query interpreter, which profiled at about 160 µs
- * of a 450 µs request (docs/decisions/024-hot-reads-as-raw-queries.md). Writes stay Prisma queries.
+ * A pet's columns as the statements of the request path select or return them, for each provider: int64s as text
+ * (exact whatever the driver makes of them), the status as text. A pet's reads and writes are Prisma raw statements
+ * rather than Prisma queries: Prisma sends a raw statement to the driver without its query interpreter, which
+ * profiled at about 160 µs of a 450 µs request (docs/decisions/024-hot-paths-as-raw-statements.md). Restoring a
+ * pet, which is rare, stays a Prisma query.
  */
 export const PET_COLUMNS = {
   sqlite: "CAST(id AS TEXT) AS id, name, CAST(category_id AS TEXT) AS category_id, status, version",
@@ -133,7 +134,7 @@ export async function listPets(options: ListOptions, tx: Transaction = db()): Pr
   const sort = options.sort ?? "id";
   if (options.q === undefined && sort === "id" && !options.categoryIds?.length) {
     const status = options.status === "none" ? null : options.status;
-    const { text, params } = pageSql(dialect(), status, options.after?.id, take);
+    const { text, params } = pageSql(dialect(tx), status, options.after?.id, take);
     const rows: RawPetRow[] = await tx.$queryRawUnsafe(text, ...params);
     return {
       pets: rows.slice(0, options.limit).map((row) => fromRawRow(row).pet),
@@ -144,7 +145,7 @@ export async function listPets(options: ListOptions, tx: Transaction = db()): Pr
   // a page without its next link.
   const ids = await matchingIds({ ...options, sort }, take, tx);
   const shown = ids.slice(0, options.limit);
-  const provider = dialect();
+  const provider = dialect(tx);
   const rows: RawPetRow[] = await tx.$queryRawUnsafe(
     PETS_BY_IDS[provider],
     JSON.stringify(shown.map((id) => String(id))),
@@ -210,7 +211,7 @@ function nameKey(provider: "sqlite" | "postgresql", column: string): string {
  * the select list's text `id`, sorting ids as strings ("100" before "57").
  */
 async function matchingIds(options: ListOptions & { sort: PetSort }, take: number, tx: Transaction): Promise<bigint[]> {
-  const { text, params } = listingSql(dialect(), options, take);
+  const { text, params } = listingSql(dialect(tx), options, take);
   const rows: { id: string }[] = await tx.$queryRawUnsafe(text, ...params);
   return rows.map((row) => BigInt(row.id));
 }
@@ -448,7 +449,7 @@ export async function countPets(
   if (everything) {
     rows = await readStatusCounts(tx);
   } else {
-    const provider = dialect();
+    const provider = dialect(tx);
     const sql = new Sql(provider);
     let matches: string;
     if (q === undefined) matches = `SELECT pets.status AS status FROM pets WHERE true`;
@@ -514,7 +515,7 @@ export async function createPets(
     status: input.status ?? null,
   }));
   const rows: RawPetRow[] = await tx.$queryRawUnsafe(
-    INSERT_PETS[dialect()],
+    INSERT_PETS[dialect(tx)],
     new Date(),
     JSON.stringify(data.map((pet) => [pet.name, String(pet.categoryId), pet.status])),
   );
@@ -546,7 +547,7 @@ const FIND_PET = {
 };
 
 export async function findPet(id: bigint, tx: Transaction = db()): Promise<VersionedPet | undefined> {
-  const rows: RawPetRow[] = await tx.$queryRawUnsafe(FIND_PET[dialect()], id);
+  const rows: RawPetRow[] = await tx.$queryRawUnsafe(FIND_PET[dialect(tx)], id);
   return rows.length ? fromRawRow(rows[0]) : undefined;
 }
 
@@ -566,7 +567,7 @@ export async function heldPet(id: bigint, expected: Expected, tx: Transaction): 
 
 /** Takes the pet's row for the rest of the transaction (PostgreSQL: FOR UPDATE; SQLite writes one at a time). */
 async function holdPet(id: bigint, tx: Transaction): Promise<void> {
-  if (dialect() === "postgresql") await tx.$executeRawUnsafe("SELECT 1 FROM pets WHERE id = $1 FOR UPDATE", id);
+  if (dialect(tx) === "postgresql") await tx.$executeRawUnsafe("SELECT 1 FROM pets WHERE id = $1 FOR UPDATE", id);
 }
 
 /** The members whose values differ, each side as it was and as it is (an absent status as null). */
@@ -595,7 +596,7 @@ async function writePet(
   data: { name?: string; categoryId?: bigint; status?: PetStatus | null },
   tx: Transaction,
 ): Promise<VersionedPet> {
-  const provider = dialect();
+  const provider = dialect(tx);
   const sql = new Sql(provider);
   const assignments: string[] = [];
   if (data.name !== undefined) assignments.push(`name = ${sql.param(data.name)}`);
@@ -657,7 +658,7 @@ export async function deletePet(id: bigint, expected: Expected, audit: AuditCont
     const current = await heldPet(id, expected, tx);
     const order = await openOrderOf(current.pet, tx);
     if (order) throw petOnHold(id, order.id, "it cannot be deleted");
-    const provider = dialect();
+    const provider = dialect(tx);
     const deleted = await tx.$executeRawUnsafe(DELETE_PET[provider], id, current.version);
     if (deleted !== 1) throw new Error(`deletePet: pet ${id}, held at version ${current.version}, was not deleted`);
     await recordAudit(tx, audit, {

@@ -81,8 +81,9 @@ const CLOCK_TICKS = 100;
 
 /**
  * The CPU seconds of this process's children that have ended and been waited for (cutime and cstime of
- * /proc/self/stat), which a child's own waited-for children add to. Read as each job ends, the growth since the last
- * reading is that job's: nothing else of this process's children ends in between.
+ * /proc/self/stat), which a child's own waited-for children add to. Read as each job's process exits, the growth
+ * since the last reading is that job's, but for another job that ended in the same instant (its share then goes to
+ * the first read) and processes a job left behind unwaited (a killed job's servers): a guide, not an account.
  */
 let reapedCpuSeconds = 0;
 function jobCpuSeconds(): number {
@@ -114,13 +115,14 @@ function runJob(job: Job, env: NodeJS.ProcessEnv): Promise<JobResult> {
   const output: Buffer[] = [];
   child.stdout.on("data", (chunk: Buffer) => output.push(chunk));
   child.stderr.on("data", (chunk: Buffer) => output.push(chunk));
+  let cpuSeconds = 0;
+  child.once("exit", () => (cpuSeconds = jobCpuSeconds()));
   return new Promise((resolve) => {
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       running.delete(pid);
       const status = code ?? (signal ? 1 : 0);
       const seconds = (performance.now() - since) / 1000;
-      const cpuSeconds = jobCpuSeconds();
       const counts = job.counts(status);
       const verdict = status === 0 && counts.failed === 0 && !timedOut ? "ok" : "FAILED";
       console.log(`\n▶ ${job.title}\n${Buffer.concat(output).toString("utf8").trimEnd()}`);
