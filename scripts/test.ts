@@ -12,7 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { missingFirstPassFiles, runsInFirstPass } from "./harness/first-pass.ts";
-import { runJobs, tapCounts, testFiles, timingTable, whyLine, type Job } from "./harness/jobs.ts";
+import { jobCpuSeconds, runJobs, tapCounts, testFiles, timingTable, whyLine, type Job } from "./harness/jobs.ts";
 import {
   npmUnder,
   prepareSecondNode,
@@ -37,9 +37,12 @@ function run(title: string, args: string[]): Promise<number> {
   console.log(`\n▶ ${title}`);
   const since = performance.now();
   const child = spawn(node, args, { stdio: "inherit", env });
+  let cpu = 0;
+  child.once("exit", () => (cpu = jobCpuSeconds())); // its CPU, so that the next job's reading starts after it
   return new Promise((resolve) => {
     child.on("close", (status) => {
-      console.log(`◀ ${title}: ${status === 0 ? "ok" : "FAILED"} in ${seconds(since)}`);
+      const verdict = status === 0 ? "ok" : "FAILED";
+      console.log(`◀ ${title}: ${verdict} in ${seconds(since)} (CPU ${cpu.toFixed(1)} s)`);
       resolve(status ?? 1);
     });
   });

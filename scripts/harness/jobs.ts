@@ -86,7 +86,7 @@ const CLOCK_TICKS = 100;
  * the first read) and processes a job left behind unwaited (a killed job's servers): a guide, not an account.
  */
 let reapedCpuSeconds = 0;
-function jobCpuSeconds(): number {
+export function jobCpuSeconds(): number {
   const stat = fs.readFileSync("/proc/self/stat", "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   // Fields 16 and 17 of proc(5), counted from 1 with the pid first: here 13 and 14, after the name's ")".

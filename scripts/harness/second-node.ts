@@ -7,6 +7,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { jobCpuSeconds } from "./jobs.ts";
 
 /**
  * The Node release of the second pass: the one place its version is named. Node 26, not 24: from 24.19.0 on (24.21.0
@@ -50,6 +51,7 @@ function versionOf(bin: string): string | undefined {
 function runLogged(command: string, args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }, log: string) {
   const output = fs.openSync(log, "a");
   const child = spawn(command, args, { ...options, stdio: ["ignore", output, output] });
+  child.once("exit", () => jobCpuSeconds()); // its CPU is not the next test job's (scripts/harness/jobs.ts)
   return new Promise<number>((resolve) => {
     child.on("error", (error) => {
       fs.appendFileSync(log, `${String(error)}\n`);
@@ -190,6 +192,7 @@ export function npmUnder(
       npm_config_nodedir: packageDir, // node-gyp builds against this Node's headers, not the npmrc's
     },
   });
+  child.once("exit", () => jobCpuSeconds()); // its CPU is not the next test job's (scripts/harness/jobs.ts)
   const background = output !== undefined;
   const signalGroup = (signal: NodeJS.Signals) => {
     try {
