@@ -545,6 +545,8 @@ const FIND_PET = {
   sqlite: `SELECT ${PET_COLUMNS.sqlite} FROM pets WHERE id = ?`,
   postgresql: `SELECT ${PET_COLUMNS.postgresql} FROM pets WHERE id = $1`,
 };
+/** findPet's read, its row taken for the rest of the transaction (PostgreSQL; SQLite writes one at a time). */
+const HOLD_PET = { ...FIND_PET, postgresql: `${FIND_PET.postgresql} FOR UPDATE` };
 
 export async function findPet(id: bigint, tx: Transaction = db()): Promise<VersionedPet | undefined> {
   const rows: RawPetRow[] = await tx.$queryRawUnsafe(FIND_PET[dialect(tx)], id);
@@ -558,16 +560,11 @@ export function noSuchPet(id: bigint): Refusal {
 
 /** The pet, its row held; refused when it does not exist, or its version does not meet `expected` (412). */
 export async function heldPet(id: bigint, expected: Expected, tx: Transaction): Promise<VersionedPet> {
-  await holdPet(id, tx);
-  const current = await findPet(id, tx);
-  if (!current) throw noSuchPet(id);
+  const rows: RawPetRow[] = await tx.$queryRawUnsafe(HOLD_PET[dialect(tx)], id);
+  if (!rows.length) throw noSuchPet(id);
+  const current = fromRawRow(rows[0]);
   if (!meets(expected, current.version)) throw new Refusal("precondition_failed");
   return current;
-}
-
-/** Takes the pet's row for the rest of the transaction (PostgreSQL: FOR UPDATE; SQLite writes one at a time). */
-async function holdPet(id: bigint, tx: Transaction): Promise<void> {
-  if (dialect(tx) === "postgresql") await tx.$executeRawUnsafe("SELECT 1 FROM pets WHERE id = $1 FOR UPDATE", id);
 }
 
 /** The members whose values differ, each side as it was and as it is (an absent status as null). */
@@ -658,8 +655,7 @@ export async function deletePet(id: bigint, expected: Expected, audit: AuditCont
     const current = await heldPet(id, expected, tx);
     const order = await openOrderOf(current.pet, tx);
     if (order) throw petOnHold(id, order.id, "it cannot be deleted");
-    const provider = dialect(tx);
-    const deleted = await tx.$executeRawUnsafe(DELETE_PET[provider], id, current.version);
+    const deleted = await tx.$executeRawUnsafe(DELETE_PET[dialect(tx)], id, current.version);
     if (deleted !== 1) throw new Error(`deletePet: pet ${id}, held at version ${current.version}, was not deleted`);
     await recordAudit(tx, audit, {
       action: "pet.deleted",
